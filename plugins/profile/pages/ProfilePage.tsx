@@ -1,0 +1,6 @@
+import { SectionPlaceholder } from '../../../src/core/ui/SectionPlaceholder';
+
+/** Placeholder until this section's own issue lands: names the section, shows no data. */
+export default function ProfilePage() {
+  return <SectionPlaceholder titleId="profile.sidebar.title" />;
+}

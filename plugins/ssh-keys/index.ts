@@ -1,0 +1,15 @@
+import { definePlugin } from '../../src/core/plugin';
+import en_US from './messages/en_US.json';
+import zh_CN from './messages/zh_CN.json';
+
+export default definePlugin({
+  id: 'ssh-keys',
+  settingsSections: [
+    {
+      key: 'ssh',
+      messageId: 'ssh-keys.sidebar.title',
+      load: () => import(/* webpackChunkName: "plugin-ssh-keys" */ './pages/SshKeysPage'),
+    },
+  ],
+  messages: { zh_CN, en_US },
+});

@@ -1,0 +1,58 @@
+/** Static type of an edition manifest after loading (defaults applied); mirrors edition.schema.json. */
+
+/** The two languages every user-visible string exists in. */
+export type Locale = 'zh_CN' | 'en_US';
+
+/** A text given in both languages. */
+export type Localized = Record<Locale, string>;
+
+/** When a settings menu entry shows: always, or only with an app installed in the organisation. */
+export type MenuVisibility = 'always' | { appInstalled: string };
+
+/** One entry of the settings sidebar, in the order the edition wants. */
+export interface MenuEntry {
+  key: string;
+  visible: MenuVisibility;
+}
+
+/** One application of the suite as the app switcher shows it. */
+export interface AppDescriptor {
+  key: string;
+  id?: string;
+  vpcId?: string;
+  name: Localized;
+  /** Path of the svg under editions/, recoloured to the brand colour at display time. */
+  logo: string;
+  url?: string;
+}
+
+/** Help links by purpose; an absent key hides that link. */
+export interface HelpLinks {
+  helpCenter?: string;
+  openApi?: string;
+  accessToken?: string;
+  sshKey?: string;
+  packagesCredential?: string;
+  identityProvider?: string;
+}
+
+/** Everything that differs between editions; data only. */
+export interface EditionManifest {
+  id: string;
+  brand: { color: string; logo: string; favicon?: string };
+  names: {
+    product: Localized;
+    system: Localized;
+    variants?: Record<string, { system: Localized; logo?: string }>;
+  };
+  locale: { default: Locale };
+  paths: { relogin: '/users/login' | '/sso/login'; codeHostingPrefix: string };
+  helpLinks: HelpLinks;
+  settingsMenu: MenuEntry[];
+  appSwitcher: AppDescriptor[];
+  plugins: string[];
+  features: { legacyTokens: boolean; privateDeployment: boolean };
+}
+
+/** The edition used when none or an unknown one is asked for. */
+export const DEFAULT_EDITION = 'vpc';

@@ -1,0 +1,46 @@
+// `npm run build [-- --edition id[,id]]`: validate manifests, then ONE rsbuild run with an environment per edition.
+import { createRsbuild, loadConfig } from '@rsbuild/core';
+import { EditionError, formatProblem } from '../server/edition/loader';
+import { editionBuildPaths, editionsToBuild } from './lib/edition-build';
+
+/** Edition ids named on the command line by `--edition a` (repeatable, or comma separated). */
+export function parseEditionArgs(argv: string[]): string[] {
+  const ids: string[] = [];
+  argv.forEach((a, i) => {
+    if (a === '--edition' && argv[i + 1]) ids.push(...argv[i + 1].split(','));
+    else if (a.startsWith('--edition=')) ids.push(...a.slice('--edition='.length).split(','));
+  });
+  return ids.filter(Boolean);
+}
+
+async function main() {
+  const root = process.cwd();
+  const only = parseEditionArgs(process.argv.slice(2));
+  let ids: string[];
+  try {
+    ids = editionsToBuild(editionBuildPaths(root), only).map((m) => m.id);
+  } catch (e) {
+    if (e instanceof EditionError) {
+      for (const p of e.problems) console.error(formatProblem(p));
+      console.error('build stopped: edition manifests are invalid');
+    } else console.error(`build stopped: ${(e as Error).message}`);
+    process.exit(1);
+  }
+  process.env.EDITIONS = ids.join(',');
+  const started = performance.now();
+  const { content } = await loadConfig({ cwd: root });
+  const rsbuild = await createRsbuild({ cwd: root, rsbuildConfig: content, loadEnv: false });
+  const result = await rsbuild.build();
+  await result.close();
+  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  console.log(
+    `built ${ids.length} edition(s) [${ids.join(', ')}] in ${seconds} s → ${editionBuildPaths(root).distDir}`,
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,106 @@
+// `npm run size`: per edition, raw and gzip bytes of the initial JS/CSS and of each lazy chunk; fails over budget.
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/** Budgets in gzip bytes; the initial set is what index.html loads before any lazy chunk. */
+export const SIZE_BUDGETS = {
+  initialJsGzip: 180 * 1024,
+  pluginChunkGzip: 60 * 1024,
+} as const;
+
+/** One file of the report. */
+export interface SizeRow {
+  kind: 'initial js' | 'initial css' | 'lazy js' | 'lazy css';
+  file: string;
+  raw: number;
+  gzip: number;
+}
+
+interface RsbuildManifest {
+  entries: Record<string, { initial?: { js?: string[]; css?: string[] }; async?: { js?: string[]; css?: string[] } }>;
+}
+
+/** Measures one built edition from its rsbuild manifest. */
+export function measureEdition(dir: string): SizeRow[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as RsbuildManifest;
+  const rows: SizeRow[] = [];
+  const seen = new Set<string>();
+  const add = (kind: SizeRow['kind'], files: string[] = []) => {
+    for (const f of files) {
+      if (seen.has(f)) continue;
+      seen.add(f);
+      const buf = fs.readFileSync(path.join(dir, f));
+      rows.push({ kind, file: f, raw: buf.length, gzip: gzipSync(buf, { level: 9 }).length });
+    }
+  };
+  for (const entry of Object.values(manifest.entries)) {
+    add('initial js', entry.initial?.js);
+    add('initial css', entry.initial?.css);
+  }
+  for (const entry of Object.values(manifest.entries)) {
+    add('lazy js', entry.async?.js);
+    add('lazy css', entry.async?.css);
+  }
+  return rows;
+}
+
+/** The chunk's readable name: file name without folder and content hash. */
+export function chunkName(file: string): string {
+  return path.basename(file).replace(/\.[0-9a-f]{8}\.(js|css)$/, '.$1');
+}
+
+/** Budget violations of one edition's rows, as sentences. */
+export function overBudget(edition: string, rows: SizeRow[]): string[] {
+  const problems: string[] = [];
+  const initialJs = rows.filter((r) => r.kind === 'initial js').reduce((s, r) => s + r.gzip, 0);
+  if (initialJs > SIZE_BUDGETS.initialJsGzip) {
+    problems.push(`${edition}: initial JS ${kb(initialJs)} gzip exceeds ${kb(SIZE_BUDGETS.initialJsGzip)}`);
+  }
+  for (const r of rows) {
+    if (r.kind === 'lazy js' && chunkName(r.file).startsWith('plugin-') && r.gzip > SIZE_BUDGETS.pluginChunkGzip) {
+      problems.push(`${edition}: ${chunkName(r.file)} ${kb(r.gzip)} gzip exceeds ${kb(SIZE_BUDGETS.pluginChunkGzip)}`);
+    }
+  }
+  return problems;
+}
+
+function kb(n: number): string {
+  return `${(n / 1024).toFixed(1)} KB`;
+}
+
+function main() {
+  const dist = path.resolve(process.env.DIST_DIR ?? 'dist');
+  const editions = fs.existsSync(dist)
+    ? fs.readdirSync(dist).filter((d) => fs.existsSync(path.join(dist, d, 'manifest.json')))
+    : [];
+  if (!editions.length) {
+    console.error(`no built edition under ${dist}: run npm run build first`);
+    process.exit(1);
+  }
+  const problems: string[] = [];
+  for (const ed of editions.sort()) {
+    const rows = measureEdition(path.join(dist, ed));
+    const sum = (kind: SizeRow['kind'], key: 'raw' | 'gzip') =>
+      rows.filter((r) => r.kind === kind).reduce((s, r) => s + r[key], 0);
+    console.log(`\n${ed}`);
+    console.log(`  ${'kind'.padEnd(12)} ${'raw'.padStart(10)} ${'gzip'.padStart(10)}  chunk`);
+    for (const r of rows) {
+      console.log(`  ${r.kind.padEnd(12)} ${kb(r.raw).padStart(10)} ${kb(r.gzip).padStart(10)}  ${chunkName(r.file)}`);
+    }
+    console.log(
+      `  ${'INITIAL JS'.padEnd(12)} ${kb(sum('initial js', 'raw')).padStart(10)} ${kb(sum('initial js', 'gzip')).padStart(10)}  (budget ${kb(SIZE_BUDGETS.initialJsGzip)} gzip)`,
+    );
+    console.log(
+      `  ${'INITIAL CSS'.padEnd(12)} ${kb(sum('initial css', 'raw')).padStart(10)} ${kb(sum('initial css', 'gzip')).padStart(10)}`,
+    );
+    problems.push(...overBudget(ed, rows));
+  }
+  if (problems.length) {
+    console.error(`\nsize budget exceeded:\n  ${problems.join('\n  ')}`);
+    process.exit(1);
+  }
+  console.log(`\nall ${editions.length} edition(s) within budget`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();

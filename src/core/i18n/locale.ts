@@ -1,0 +1,42 @@
+import type { Locale } from '../edition';
+
+/** Cookie names that may carry the user's language, in the order they are trusted. */
+export const LOCALE_COOKIES = ['ak_user_locale', 'teambition_lang', 'aliyun_lang'] as const;
+
+/** The locale used when neither a cookie nor the edition says otherwise. */
+export const FALLBACK_LOCALE: Locale = 'zh_CN';
+
+/** Maps any language tag to one of our two locales: zh and zh-TW (any zh) to zh_CN, the rest to en_US. */
+export function normalizeLocale(tag: string): Locale {
+  return /^zh([-_].*)?$/i.test(tag.trim()) ? 'zh_CN' : 'en_US';
+}
+
+/** Reads one cookie's value from a `document.cookie` style string. */
+export function readCookie(cookies: string, name: string): string | undefined {
+  for (const part of cookies.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return part.slice(eq + 1).trim();
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The locale to show: a locale cookie decides, else the edition default, else zh_CN. */
+export function resolveLocale(cookies: string, editionDefault?: Locale): Locale {
+  for (const name of LOCALE_COOKIES) {
+    const v = readCookie(cookies, name);
+    if (v) return normalizeLocale(v);
+  }
+  return editionDefault ?? FALLBACK_LOCALE;
+}
+
+/** The BCP 47 tag for the `lang` attribute and Intl APIs. */
+export function htmlLang(locale: Locale): string {
+  return locale === 'zh_CN' ? 'zh-CN' : 'en';
+}
