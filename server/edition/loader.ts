@@ -41,7 +41,7 @@ let validator: ReturnType<Ajv['compile']> | undefined;
 
 function getValidator() {
   if (!validator) {
-    const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true });
+    const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true, verbose: true });
     const schema = JSON.parse(fs.readFileSync(schemaPath, 'utf8')) as object;
     validator = ajv.compile(schema);
   }
@@ -66,6 +66,9 @@ function describe(err: ErrorObject): { pointer: string; message: string } {
     message = 'is required';
   } else if (err.keyword === 'enum') {
     message = `must be one of ${(err.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  } else if (err.keyword === 'oneOf') {
+    const hint = (err.parentSchema as { description?: string } | undefined)?.description;
+    message = hint ? `must be one of the allowed forms: ${hint}` : 'must match exactly one allowed form';
   } else if (err.keyword === 'pattern') {
     message = `must match pattern "${(err.params as { pattern: string }).pattern}"`;
   }
@@ -97,7 +100,7 @@ export function loadEdition(id: string, paths: EditionPaths): EditionManifest {
     const seen = new Set<string>();
     const problems = (validate.errors ?? [])
       // oneOf reports each failed branch; the summary line is the one a person needs.
-      .filter((e) => !(e.keyword === 'const' && e.schemaPath.includes('oneOf')))
+      .filter((e) => !/\/oneOf\/\d+\//.test(e.schemaPath))
       .map((e) => problem(describe(e).pointer, describe(e).message))
       .filter((p) => {
         const k = formatProblem(p);

@@ -1,0 +1,46 @@
+import { defineConfig } from '@playwright/test';
+
+// One project per edition, each against its own real service on loopback (tests/e2e/serve.ts).
+export const E2E_EDITIONS = ['vpc', 'aliyun', 'dedicated', 'dedicated_intl', 'global'] as const;
+const basePort = Number(process.env.E2E_BASE_PORT ?? 4310);
+const port = (i: number) => basePort + i;
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: 'test-results/e2e',
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  reporter: process.env.CI ? 'line' : 'list',
+  use: {
+    headless: true,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: E2E_EDITIONS.map((edition, i) => ({
+    name: edition,
+    use: { baseURL: `http://127.0.0.1:${port(i)}` },
+    metadata: { edition },
+  })),
+  webServer: E2E_EDITIONS.map((edition, i) => ({
+    command: `npx tsx tests/e2e/serve.ts`,
+    env: { EDITION: edition, PORT: String(port(i)), HOST: '127.0.0.1' },
+    url: `http://127.0.0.1:${port(i)}/users/login`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  })),
+});

@@ -1,0 +1,168 @@
+import crypto from 'node:crypto';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { loadEdition } from './edition/loader';
+import { systemClock, type Clock } from './clock';
+import type { AppConfig } from './config';
+import type { AppContext } from './context';
+import { migrateToLatest, openDatabase } from './db/index';
+import { DEFAULT_HASH_PARAMS, PasswordHasher, type HashParams } from './auth/passwords';
+import { SessionStore } from './auth/sessions';
+import { LoginLockout } from './auth/lockout';
+import { TOKEN_PREFIX } from './auth/tokens';
+import { createMailer } from './mail/index';
+import { ErrorBody, installErrorHandling } from './errors';
+import { installPipeline } from './http/pipeline';
+import { registerWebApp } from './html/web-app';
+import { coreRoutes, MeSchema } from './routes/core';
+import { oapiRoutes } from './routes/oapi';
+import { pluginServers } from './plugin-servers';
+
+/** Configuration plus the seams tests and benchmarks use (clock, hashing cost, log sink, PG schema). */
+export interface BuildAppOptions extends AppConfig {
+  /** Time source for every time rule; tests pass a ManualClock. */
+  clock?: Clock;
+  /** argon2id cost; defaults to the ASVS parameters. */
+  hashParams?: HashParams;
+  /** Log level and sink; `false` silences logs. Defaults to info on stdout. */
+  logger?: false | { level?: string; stream?: { write(line: string): void } };
+  /** PostgreSQL schema (tests give each file its own). */
+  pgSchema?: string;
+  /** Largest accepted request body in bytes. */
+  bodyLimit?: number;
+}
+
+const SECRET_QUERY_KEY = /token|password|passwd|secret|code|session|captcha|ticket|key/i;
+
+/** A URL as it may appear in logs: values of secret-looking query parameters (and token-shaped values) masked. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  for (const [k, v] of [...params]) {
+    if (SECRET_QUERY_KEY.test(k) || v.startsWith(TOKEN_PREFIX)) params.set(k, '[redacted]');
+  }
+  return `${url.slice(0, q)}?${params.toString()}`;
+}
+
+/** Pino redaction paths: credentials never reach a log line even if a handler logs a body or headers. */
+export const REDACT_PATHS = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["x-yunxiao-token"]',
+  'req.headers["x-csrf-token"]',
+  'res.headers["set-cookie"]',
+  'headers.cookie',
+  'headers.authorization',
+  'password',
+  'new_password',
+  'old_password',
+  'token',
+  'csrf_token',
+  'csrfToken',
+  'code',
+  'sessionId',
+  '*.password',
+  '*.new_password',
+  '*.old_password',
+  '*.token',
+  '*.csrf_token',
+  '*.csrfToken',
+  '*.code',
+  '*.sessionId',
+];
+
+/** Builds the whole service (not listening): database migrated, routes, web app, OpenAPI at /api/docs. */
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const clock = opts.clock ?? systemClock;
+  const edition = loadEdition(opts.edition, { editionsDir: opts.editionsDir });
+  const database = await openDatabase({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl, pgSchema: opts.pgSchema });
+  try {
+    await migrateToLatest(database.db);
+  } catch (e) {
+    await database.close();
+    throw e;
+  }
+
+  const logger: FastifyServerOptions['logger'] =
+    opts.logger === false
+      ? false
+      : {
+          level: opts.logger?.level ?? 'info',
+          ...(opts.logger?.stream ? { stream: opts.logger.stream } : {}),
+          redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+          serializers: {
+            req: (req: { method: string; url: string; ip?: string; host?: string }) => ({
+              method: req.method,
+              url: redactUrl(req.url),
+              host: req.host,
+              remoteAddress: req.ip,
+            }),
+          },
+        };
+
+  const app = Fastify({
+    logger,
+    genReqId: () => crypto.randomUUID(),
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    bodyLimit: opts.bodyLimit ?? 64 * 1024,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    routerOptions: { maxParamLength: 256 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const ctx: AppContext = {
+    config: opts,
+    clock,
+    db: database.db,
+    dialect: database.dialect,
+    hasher: new PasswordHasher(opts.hashParams ?? DEFAULT_HASH_PARAMS),
+    edition,
+    mailer: createMailer({
+      smtpUrl: opts.smtpUrl,
+      dataDir: opts.dataDir,
+      from: `no-reply@${opts.publicUrl ? new URL(opts.publicUrl).hostname : 'localhost'}`,
+      log: app.log,
+    }),
+    secureCookies: !!opts.publicUrl?.startsWith('https:'),
+    sessions: new SessionStore(database.db, clock),
+    lockout: new LoginLockout(database.db, clock),
+  };
+  app.decorate('ctx', ctx);
+  app.addHook('onClose', async () => {
+    ctx.mailer.close();
+    await database.close();
+  });
+
+  installErrorHandling(app);
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Account service', version: '1', description: 'Account and personal settings API. Errors: { status, requestId, code, message }.' },
+      components: {
+        securitySchemes: {
+          yunxiaoToken: { type: 'apiKey', in: 'header', name: 'x-yunxiao-token' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  app.addSchema(ErrorBody);
+  app.addSchema(MeSchema);
+  installPipeline(app, ctx, ctx.sessions);
+
+  await app.register(coreRoutes);
+  await app.register(oapiRoutes);
+  for (const p of pluginServers) await app.register(p.routes);
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await registerWebApp(app, ctx);
+  return app;
+}

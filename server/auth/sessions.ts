@@ -1,0 +1,100 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock';
+import type { DB } from '../db/schema';
+import type { RequestSession, SessionUser } from '../context';
+import { randomSecret, sha256 } from './random';
+
+/** Name of the session cookie. */
+export const SESSION_COOKIE = 'account_session';
+/** A session ends after this much inactivity. */
+export const IDLE_TIMEOUT_MS = 30 * 60 * 1000;
+/** A session ends this long after sign-in, active or not. */
+export const ABSOLUTE_TIMEOUT_MS = 12 * 60 * 60 * 1000;
+/** last_seen is written at most this often, so reads stay reads (idle precision is this interval). */
+export const TOUCH_INTERVAL_MS = 60 * 1000;
+
+/** Columns of `users` loaded with a session (everything but the password hash). */
+export const sessionUserColumns = [
+  'users.id',
+  'users.username',
+  'users.username_lower',
+  'users.name',
+  'users.email',
+  'users.email_verified',
+  'users.avatar',
+  'users.language',
+  'users.must_change_password',
+  'users.current_org_id',
+  'users.created_at',
+  'users.updated_at',
+] as const;
+
+/** Database-backed sessions: the cookie holds 256 random bits, the table holds only their SHA-256. */
+export class SessionStore {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Starts a session for a user; returns the raw cookie value (shown once) and the CSRF token. */
+  async create(userId: string): Promise<{ id: string; idHash: string; csrfToken: string }> {
+    const id = randomSecret(32);
+    const idHash = sha256(id);
+    const csrfToken = randomSecret(32);
+    const now = this.clock.now().getTime();
+    await this.db
+      .insertInto('sessions')
+      .values({ id_hash: idHash, user_id: userId, csrf_token: csrfToken, created_at: now, last_seen_at: now })
+      .execute();
+    return { id, idHash, csrfToken };
+  }
+
+  /** Resolves a cookie value to a live session (with its user), ending it when a timeout has passed. */
+  async load(rawId: string): Promise<RequestSession | null> {
+    if (!rawId || rawId.length > 100) return null;
+    const idHash = sha256(rawId);
+    const row = await this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(['sessions.csrf_token', 'sessions.created_at as session_created_at', 'sessions.last_seen_at', ...sessionUserColumns])
+      .where('sessions.id_hash', '=', idHash)
+      .executeTakeFirst();
+    if (!row) return null;
+    const now = this.clock.now().getTime();
+    if (now - row.last_seen_at >= IDLE_TIMEOUT_MS || now - row.session_created_at >= ABSOLUTE_TIMEOUT_MS) {
+      await this.db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+      return null;
+    }
+    if (now - row.last_seen_at >= TOUCH_INTERVAL_MS) {
+      await this.db
+        .updateTable('sessions')
+        .set({ last_seen_at: now })
+        .where('id_hash', '=', idHash)
+        .where('last_seen_at', '<', now)
+        .execute();
+    }
+    const { csrf_token, session_created_at, last_seen_at: _seen, ...user } = row;
+    return { idHash, csrfToken: csrf_token, createdAt: session_created_at, user: user as SessionUser };
+  }
+
+  /** Ends one session (logout, rotation at sign-in). */
+  async destroy(idHash: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+  }
+
+  /** Ends every session of a user but the one given (after a password change). */
+  async destroyOthers(userId: string, keepIdHash: string | null): Promise<void> {
+    let q = this.db.deleteFrom('sessions').where('user_id', '=', userId);
+    if (keepIdHash) q = q.where('id_hash', '!=', keepIdHash);
+    await q.execute();
+  }
+
+  /** Removes sessions past either timeout; cheap housekeeping run now and then. */
+  async purgeExpired(): Promise<void> {
+    const now = this.clock.now().getTime();
+    await this.db
+      .deleteFrom('sessions')
+      .where((eb) => eb.or([eb('last_seen_at', '<=', now - IDLE_TIMEOUT_MS), eb('created_at', '<=', now - ABSOLUTE_TIMEOUT_MS)]))
+      .execute();
+  }
+}

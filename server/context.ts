@@ -1,0 +1,74 @@
+import type { Kysely } from 'kysely';
+import type { EditionManifest } from '../schemas/edition';
+import type { Clock } from './clock';
+import type { AppConfig } from './config';
+import type { DB } from './db/schema';
+import type { DialectName } from './db/index';
+import type { PasswordHasher } from './auth/passwords';
+import type { Mailer } from './mail/index';
+import type { ServerLocale } from './i18n/index';
+import type { UsersTable } from './db/schema';
+import type { SessionStore } from './auth/sessions';
+import type { LoginLockout } from './auth/lockout';
+
+/** Shared services every route reaches through `app.ctx`, so plugins need no globals. */
+export interface AppContext {
+  config: AppConfig;
+  clock: Clock;
+  db: Kysely<DB>;
+  dialect: DialectName;
+  hasher: PasswordHasher;
+  edition: EditionManifest;
+  mailer: Mailer;
+  /** True when cookies must carry `Secure` (PUBLIC_URL is https). */
+  secureCookies: boolean;
+  /** Database-backed sessions. */
+  sessions: SessionStore;
+  /** Failed sign-in counting and locks. */
+  lockout: LoginLockout;
+}
+
+/** The signed-in user as loaded with the session (one query), enough for most routes. */
+export type SessionUser = Omit<UsersTable, 'password_hash'>;
+
+/** A live session attached to a request. */
+export interface RequestSession {
+  /** SHA-256 of the cookie value (the row key); never the cookie value itself. */
+  idHash: string;
+  csrfToken: string;
+  createdAt: number;
+  user: SessionUser;
+}
+
+/** Identity established by a personal access token (open API). */
+export interface RequestToken {
+  tokenId: string;
+  scopes: string[];
+  user: SessionUser;
+}
+
+/** Who may call a route: anyone (session optional), a signed-in session, or an API token. */
+export type RouteAuth = 'public' | 'session' | 'token';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Shared services (database, clock, hasher, mailer…). */
+    ctx: AppContext;
+  }
+  interface FastifyRequest {
+    /** The session, when the request carries a valid session cookie. */
+    session: RequestSession | null;
+    /** The token identity on open-API routes. */
+    token: RequestToken | null;
+    /** Language for messages in this request's answer. */
+    locale: ServerLocale;
+  }
+  interface FastifyContextConfig {
+    /** Required on every API route; checked at registration. */
+    auth?: RouteAuth;
+    /** Scope a token needs on `auth: 'token'` routes. */
+    scope?: string;
+    /** 'xhr' = only X-Requested-With (sign-in has no session yet); default: both headers on state changes. */
+    csrf?: 'full' | 'xhr';
+  }
+}

@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import type { DB } from './schema';
+import * as m001 from './migrations/001-initial';
+
+/** Which engine a database runs on; a few statements differ (e.g. nothing yet, but callers may ask). */
+export type DialectName = 'sqlite' | 'postgres';
+
+/** An open database plus what is needed to close it. */
+export interface Database {
+  /** The typed query builder every service uses. */
+  db: Kysely<DB>;
+  /** Engine behind `db`. */
+  dialect: DialectName;
+  /** Closes connections (and the SQLite file). */
+  close(): Promise<void>;
+}
+
+/** Where the data lives: a SQLite file under dataDir, or PostgreSQL when a URL is given. */
+export interface DatabaseOptions {
+  dataDir: string;
+  databaseUrl?: string;
+  /** PostgreSQL schema to use (created if missing); lets test files share one cluster without colliding. */
+  pgSchema?: string;
+  /** SQLite file name inside dataDir. */
+  sqliteFile?: string;
+}
+
+/** The versioned migrations, in order; the same list runs on both dialects. */
+export const migrations: Record<string, Migration> = {
+  '001-initial': m001,
+};
+
+/** Opens the configured database with the durability settings the service relies on. */
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    // bigint columns hold epoch milliseconds, well inside Number's exact range.
+    const types = {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    };
+    if (opts.pgSchema) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(opts.pgSchema)) throw new Error(`invalid schema name ${opts.pgSchema}`);
+      const c = new pg.Client({ connectionString: opts.databaseUrl });
+      await c.connect();
+      try {
+        await c.query(`CREATE SCHEMA IF NOT EXISTS "${opts.pgSchema}"`);
+      } finally {
+        await c.end();
+      }
+    }
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: 10,
+      types,
+      ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
+    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const file = path.join(opts.dataDir, opts.sqliteFile ?? 'account.db');
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Brings the schema to the latest version; safe to run from several instances at once (Kysely locks). */
+export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Drops a PostgreSQL schema created for a test run. */
+export async function dropPgSchema(databaseUrl: string, schema: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await c.end();
+  }
+}

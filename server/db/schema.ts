@@ -1,0 +1,113 @@
+/** Kysely table types. Times are epoch milliseconds and flags are 0/1 integers, identical in both dialects. */
+
+/** A person who can sign in. */
+export interface UsersTable {
+  id: string;
+  username: string;
+  /** Lower-cased username; the unique key, so case variants are one account. */
+  username_lower: string;
+  name: string;
+  email: string | null;
+  email_verified: number;
+  avatar: string | null;
+  language: string | null;
+  must_change_password: number;
+  /** argon2id PHC string; null for accounts that only sign in elsewhere. */
+  password_hash: string | null;
+  /** Organisation the user works in now (page config orgId). */
+  current_org_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A tenant; apps are installed per organisation. */
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  name_lower: string;
+  logo: string | null;
+  created_at: number;
+}
+
+/** Who belongs to which organisation. */
+export interface MembershipsTable {
+  org_id: string;
+  user_id: string;
+  role: string;
+  created_at: number;
+}
+
+/** Applications installed in an organisation, keyed by app key (codeup, packages, lingma…). */
+export interface OrgAppsTable {
+  org_id: string;
+  app_key: string;
+  app_id: string;
+  installed_at: number;
+}
+
+/** Administrators of one app in one organisation. */
+export interface AppAdminsTable {
+  org_id: string;
+  app_key: string;
+  user_id: string;
+}
+
+/** Named permissions a user holds in one app of one organisation. */
+export interface AppPermissionsTable {
+  org_id: string;
+  app_key: string;
+  user_id: string;
+  permission: string;
+}
+
+/** Server-side sessions; only a digest of the cookie value is stored. */
+export interface SessionsTable {
+  id_hash: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: number;
+  last_seen_at: number;
+}
+
+/** Consecutive failed sign-ins per lower-cased username string, existing or not. */
+export interface LoginFailuresTable {
+  username: string;
+  count: number;
+  locked_until: number | null;
+  updated_at: number;
+}
+
+/** Free-form per-user preferences (language…). */
+export interface PreferencesTable {
+  user_id: string;
+  key: string;
+  value: string;
+}
+
+/** Personal access tokens; only the SHA-256 digest of the secret is stored. */
+export interface PersonalAccessTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  description: string;
+  token_digest: string;
+  /** JSON array of scope keys. */
+  scopes: string;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+}
+
+/** The whole database as Kysely sees it. */
+export interface DB {
+  users: UsersTable;
+  organizations: OrganizationsTable;
+  memberships: MembershipsTable;
+  org_apps: OrgAppsTable;
+  app_admins: AppAdminsTable;
+  app_permissions: AppPermissionsTable;
+  sessions: SessionsTable;
+  login_failures: LoginFailuresTable;
+  preferences: PreferencesTable;
+  personal_access_tokens: PersonalAccessTokensTable;
+}

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { pageCsp, API_PREFIXES } from '../http/pipeline';
+import { sendError } from '../errors';
+import { newNonce, renderIndexHtml, type PageConfig } from './render';
+
+/** Client-side routes answered with index.html (history fallback). */
+export const APP_ROUTE_PREFIXES = ['/users', '/login', '/sso'];
+
+const HASHED_ASSET = /[.-][0-9a-f]{8,}\.(js|css|mjs|woff2?|png|jpe?g|gif|svg|webp|ico|map)$/i;
+
+/** Serves the built edition: long-cached hashed assets, index.html with page config and nonce for app routes. */
+export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const root = path.join(ctx.config.distDir, ctx.config.edition);
+  const indexFile = path.join(root, 'index.html');
+  let cached: { mtimeMs: number; html: string } | undefined;
+
+  const readTemplate = (): string | undefined => {
+    try {
+      const st = fs.statSync(indexFile);
+      if (!cached || cached.mtimeMs !== st.mtimeMs) cached = { mtimeMs: st.mtimeMs, html: fs.readFileSync(indexFile, 'utf8') };
+      return cached.html;
+    } catch {
+      return undefined;
+    }
+  };
+
+  if (fs.existsSync(root)) {
+    await app.register(fastifyStatic, {
+      root,
+      prefix: '/',
+      index: false,
+      wildcard: true,
+      cacheControl: false,
+      allowedPath: (p) => !/(^|\/)index\.html$/i.test(p),
+      setHeaders(res, file) {
+        res.setHeader('cache-control', HASHED_ASSET.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  const serveIndex = async (req: FastifyRequest, reply: FastifyReply) => {
+    const template = readTemplate();
+    if (!template) {
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send(`The "${ctx.config.edition}" edition is not built yet. Run: npx tsx scripts/build.ts --edition ${ctx.config.edition}\n`);
+    }
+    const nonce = newNonce();
+    const orgId = req.session?.user.current_org_id ?? '';
+    const config: PageConfig = {
+      appId: 'account',
+      orgId,
+      env: ctx.config.edition,
+      host: ctx.config.publicUrl ?? `${req.protocol}://${req.host}`,
+      organizationId: orgId,
+      ...(req.session ? { csrfToken: req.session.csrfToken } : {}),
+    };
+    return reply
+      .header('content-security-policy', pageCsp(nonce))
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(renderIndexHtml(template, config, nonce));
+  };
+
+  const htmlSchema = { hide: true } as const;
+  app.get('/', { schema: htmlSchema, config: { auth: 'public' } }, async (_req, reply) => reply.redirect('/users/settings'));
+  for (const prefix of APP_ROUTE_PREFIXES) {
+    app.get(prefix, { schema: htmlSchema, config: { auth: 'public' } }, serveIndex);
+    app.get(`${prefix}/*`, { schema: htmlSchema, config: { auth: 'public' } }, serveIndex);
+  }
+  // Unknown API paths answer JSON 404, never the web app.
+  for (const prefix of API_PREFIXES) {
+    app.route({
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      url: `${prefix}*`,
+      schema: htmlSchema,
+      config: { auth: 'public', csrf: 'xhr' },
+      handler: async (req, reply) => sendError(req, reply, 404, 'NotFound'),
+    });
+  }
+}

@@ -1,0 +1,31 @@
+/** Server messages in English (US); the key set of this catalogue is the list of error codes. */
+export const en_US = {
+  InvalidParameter: 'Parameter invalid: {detail}',
+  InvalidJson: 'The request body is not valid JSON.',
+  PayloadTooLarge: 'The request body is too large.',
+  UnsupportedMediaType: 'Unsupported content type.',
+  NotFound: 'The resource does not exist.',
+  MethodNotAllowed: 'Method not allowed.',
+  Unauthorized: 'Please sign in first.',
+  Forbidden: 'You do not have permission to do this.',
+  XhrRequired: 'The request was refused: it must be sent by the application (X-Requested-With).',
+  CsrfRejected: 'The request was refused: the security token is missing or invalid. Reload the page and retry.',
+  AccountOrPasswordIncorrect: 'Account or password incorrect.',
+  AccountLocked: 'The account is locked for 1 hour because of too many failed attempts.',
+  PasswordTooShort: 'The password must be at least 8 characters long.',
+  PasswordCharacters: 'The password may only contain letters, digits and the special characters @#$%^&*.',
+  PasswordComposition: 'The password must combine letters, digits and at least one special character (@#$%^&*).',
+  PasswordSameAsOld: 'The new password must differ from the old one.',
+  OldPasswordRequired: 'Please enter the current password.',
+  OldPasswordIncorrect: 'The current password is incorrect.',
+  TokenInvalid: 'The access token is invalid, expired or deleted.',
+  TokenInQuery: 'Send the access token in the x-yunxiao-token or Authorization header, never in the URL.',
+  InsufficientScope: 'The access token lacks the permission "{scope}".',
+  OrganizationNotFound: 'The organization does not exist.',
+  NoOrganizationPermission: 'You have no permission for this organization.',
+  TooManyRequests: 'Too many requests, please try again later.',
+  SystemError: 'System exception, please try again.',
+} as const;
+
+/** An error code the service can answer with; every catalogue defines every code. */
+export type MessageCode = keyof typeof en_US;

@@ -1,0 +1,177 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock';
+import type { DB, OrganizationsTable, UsersTable } from '../db/schema';
+import type { PasswordHasher } from '../auth/passwords';
+import { newId } from '../auth/random';
+
+/** A rule broken by an admin operation (duplicate name, unknown org…), reported to the CLI or route. */
+export class AccountError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AccountError';
+  }
+}
+
+/** What the admin (or the seed) gives to create an account. */
+export interface CreateUserInput {
+  username: string;
+  password?: string;
+  name?: string;
+  email?: string;
+  /** Organisation name to join (becomes the current organisation). */
+  org?: string;
+  mustChangePassword?: boolean;
+}
+
+/** Dependencies of account operations, shared by routes, CLI and seed. */
+export interface AccountDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  hasher: PasswordHasher;
+}
+
+const USERNAME_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+const APP_KEY_RE = /^[a-z][a-z0-9-]{0,39}$/;
+
+/** Finds a user by username, case-insensitively. */
+export async function findUserByUsername(db: Kysely<DB>, username: string): Promise<UsersTable | undefined> {
+  return db.selectFrom('users').selectAll().where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
+}
+
+/** Finds an organisation by name, case-insensitively. */
+export async function findOrgByName(db: Kysely<DB>, name: string): Promise<OrganizationsTable | undefined> {
+  return db.selectFrom('organizations').selectAll().where('name_lower', '=', name.trim().toLowerCase()).executeTakeFirst();
+}
+
+/** Creates an organisation; names are unique case-insensitively. */
+export async function createOrg(deps: Pick<AccountDeps, 'db' | 'clock'>, name: string): Promise<OrganizationsTable> {
+  const clean = name.trim();
+  if (!clean || clean.length > 200) throw new AccountError('organisation name must be 1 to 200 characters');
+  if (await findOrgByName(deps.db, clean)) throw new AccountError(`organisation "${clean}" already exists`);
+  const org: OrganizationsTable = {
+    id: newId(),
+    name: clean,
+    name_lower: clean.toLowerCase(),
+    logo: null,
+    created_at: deps.clock.now().getTime(),
+  };
+  await deps.db.insertInto('organizations').values(org).execute();
+  return org;
+}
+
+/** Installs an app (by key, e.g. codeup) in an organisation; installing twice is a no-op. */
+export async function installApp(
+  deps: Pick<AccountDeps, 'db' | 'clock'>,
+  orgName: string,
+  appKey: string,
+  appId?: string,
+): Promise<{ orgId: string; appKey: string; appId: string }> {
+  if (!APP_KEY_RE.test(appKey)) throw new AccountError(`app key "${appKey}" must be lower-case letters, digits and dashes`);
+  const org = await findOrgByName(deps.db, orgName);
+  if (!org) throw new AccountError(`organisation "${orgName}" does not exist`);
+  const existing = await deps.db
+    .selectFrom('org_apps')
+    .selectAll()
+    .where('org_id', '=', org.id)
+    .where('app_key', '=', appKey)
+    .executeTakeFirst();
+  if (existing) return { orgId: org.id, appKey, appId: existing.app_id };
+  const id = appId ?? newId();
+  await deps.db
+    .insertInto('org_apps')
+    .values({ org_id: org.id, app_key: appKey, app_id: id, installed_at: deps.clock.now().getTime() })
+    .execute();
+  return { orgId: org.id, appKey, appId: id };
+}
+
+/** Adds a member to an organisation and makes it their current one when they have none. */
+export async function addMembership(deps: Pick<AccountDeps, 'db' | 'clock'>, userId: string, orgId: string, role = 'member'): Promise<void> {
+  await deps.db
+    .insertInto('memberships')
+    .values({ org_id: orgId, user_id: userId, role, created_at: deps.clock.now().getTime() })
+    .onConflict((oc) => oc.columns(['org_id', 'user_id']).doNothing())
+    .execute();
+  await deps.db.updateTable('users').set({ current_org_id: orgId }).where('id', '=', userId).where('current_org_id', 'is', null).execute();
+}
+
+/** Creates an account; an e-mail set by an admin counts as verified. */
+export async function createUser(deps: AccountDeps, input: CreateUserInput): Promise<UsersTable> {
+  const username = input.username.trim();
+  if (!USERNAME_RE.test(username)) {
+    throw new AccountError('username must be 1 to 64 characters: letters, digits, and . _ @ - (not first)');
+  }
+  if (await findUserByUsername(deps.db, username)) throw new AccountError(`user "${username}" already exists`);
+  if (input.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.email)) {
+    throw new AccountError(`e-mail "${input.email}" is not valid`);
+  }
+  const org = input.org ? await findOrgByName(deps.db, input.org) : undefined;
+  if (input.org && !org) throw new AccountError(`organisation "${input.org}" does not exist (create it with create-org)`);
+  const now = deps.clock.now().getTime();
+  const user: UsersTable = {
+    id: newId(),
+    username,
+    username_lower: username.toLowerCase(),
+    name: input.name?.trim() || username,
+    email: input.email ?? null,
+    email_verified: input.email ? 1 : 0,
+    avatar: null,
+    language: null,
+    must_change_password: input.mustChangePassword ? 1 : 0,
+    password_hash: input.password ? await deps.hasher.hash(input.password) : null,
+    current_org_id: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await deps.db.insertInto('users').values(user).execute();
+  if (org) {
+    await addMembership(deps, user.id, org.id);
+    user.current_org_id = org.id;
+  }
+  return user;
+}
+
+/** One row of the admin user list. */
+export type UserListRow = Pick<UsersTable, 'id' | 'username' | 'name' | 'email' | 'must_change_password' | 'created_at'> & { orgs: string[] };
+
+/** Lists accounts for the admin CLI. */
+export async function listUsers(db: Kysely<DB>): Promise<UserListRow[]> {
+  const users = await db
+    .selectFrom('users')
+    .select(['id', 'username', 'name', 'email', 'must_change_password', 'created_at'])
+    .orderBy('username_lower')
+    .execute();
+  const memberships = await db
+    .selectFrom('memberships')
+    .innerJoin('organizations', 'organizations.id', 'memberships.org_id')
+    .select(['memberships.user_id', 'organizations.name'])
+    .execute();
+  return users.map((u) => ({ ...u, orgs: memberships.filter((m) => m.user_id === u.id).map((m) => m.name) }));
+}
+
+/** True when the user is a member of the organisation (the owner check for org-scoped calls). */
+export async function isMember(db: Kysely<DB>, userId: string, orgId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('memberships')
+    .select('org_id')
+    .where('user_id', '=', userId)
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return !!row;
+}
+
+/** Apps installed in an organisation, in installation order. */
+export async function installedApps(db: Kysely<DB>, orgId: string): Promise<Array<{ app_key: string; app_id: string }>> {
+  return db
+    .selectFrom('org_apps')
+    .select(['app_key', 'app_id'])
+    .where('org_id', '=', orgId)
+    .orderBy('installed_at')
+    .orderBy('app_key')
+    .execute();
+}
+
+/** True when the database has no account yet (first start). */
+export async function isEmpty(db: Kysely<DB>): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  return !row;
+}

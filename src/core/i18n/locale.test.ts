@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { FALLBACK_LOCALE, LOCALE_COOKIES, htmlLang, normalizeLocale, readCookie, resolveLocale } from './locale';
+
+describe('normalizeLocale', () => {
+  it('maps zh and zh-TW (any zh) to zh_CN', () => {
+    for (const tag of ['zh', 'zh-CN', 'zh_CN', 'zh-TW', 'zh_TW', 'ZH-tw', 'zh-Hans', ' zh ']) expect(normalizeLocale(tag)).toBe('zh_CN');
+  });
+  it('maps anything else to en_US', () => {
+    for (const tag of ['en', 'en_US', 'en-GB', 'ja', 'fr-FR', '', 'zhx', 'cn']) expect(normalizeLocale(tag)).toBe('en_US');
+  });
+});
+
+describe('readCookie', () => {
+  it('finds a cookie among others, decodes it, and tolerates bad encoding', () => {
+    expect(readCookie('a=1; ak_user_locale=en_US; b=2', 'ak_user_locale')).toBe('en_US');
+    expect(readCookie('x=%E4%B8%AD', 'x')).toBe('中');
+    expect(readCookie('x=%E4%B8', 'x')).toBe('%E4%B8');
+    expect(readCookie('teambition_lang_x=zh; junk', 'teambition_lang')).toBeUndefined();
+    expect(readCookie('', 'x')).toBeUndefined();
+  });
+});
+
+describe('resolveLocale', () => {
+  it('lets a locale cookie decide, in the order ak_user_locale, teambition_lang, aliyun_lang', () => {
+    expect(LOCALE_COOKIES).toEqual(['ak_user_locale', 'teambition_lang', 'aliyun_lang']);
+    expect(resolveLocale('aliyun_lang=en', 'zh_CN')).toBe('en_US');
+    expect(resolveLocale('aliyun_lang=en; teambition_lang=zh', 'en_US')).toBe('zh_CN');
+    expect(resolveLocale('aliyun_lang=zh; teambition_lang=zh; ak_user_locale=en_US', 'zh_CN')).toBe('en_US');
+    expect(resolveLocale('teambition_lang=zh-TW', 'en_US')).toBe('zh_CN');
+  });
+  it('falls back to the edition default, else zh_CN', () => {
+    expect(resolveLocale('other=1', 'en_US')).toBe('en_US');
+    expect(resolveLocale('ak_user_locale=', 'en_US')).toBe('en_US');
+    expect(resolveLocale('')).toBe('zh_CN');
+    expect(FALLBACK_LOCALE).toBe('zh_CN');
+  });
+});
+
+describe('htmlLang', () => {
+  it('gives the BCP 47 tag of each locale', () => {
+    expect(htmlLang('zh_CN')).toBe('zh-CN');
+    expect(htmlLang('en_US')).toBe('en');
+  });
+});

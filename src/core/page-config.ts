@@ -1,0 +1,60 @@
+/** The id of the `<script type="application/json">` tag the service renders into every page. */
+export const PAGE_CONFIG_ELEMENT_ID = 'page-config';
+
+/** The environment assumed when the page does not name one. */
+export const DEFAULT_ENV = 'aliyun';
+
+/** Per-page settings the service hands to the app; everything the client needs before its first call. */
+export interface PageConfig {
+  /** Application id sent as `x-app-id` on `/uiless/` calls. */
+  appId: string;
+  /** Organisation id as the platform names it (`orgId`). */
+  orgId: string;
+  /** Deployment environment; 'aliyun' unless the page says otherwise. */
+  env: string;
+  /** Base URL of every call; empty means the page's own origin. */
+  host: string;
+  /** Current organisation, sent as `x-tenant-id`; falls back to `orgId`. */
+  organizationId: string;
+  /** Anti-CSRF token echoed as `X-CSRF-Token`; absent on pages without a session. */
+  csrfToken?: string;
+  /** CSP nonce of the config script, reused for antd's injected styles. */
+  nonce?: string;
+}
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
+}
+
+/** Parses the config text leniently: bad JSON or wrong types yield defaults rather than a blank page. */
+export function parsePageConfig(text: string | null | undefined, nonce?: string | null): PageConfig {
+  let raw: Record<string, unknown> = {};
+  if (text) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) raw = parsed as Record<string, unknown>;
+    } catch {
+      raw = {};
+    }
+  }
+  const orgId = str(raw.orgId);
+  const config: PageConfig = {
+    appId: str(raw.appId),
+    orgId,
+    env: str(raw.env) || DEFAULT_ENV,
+    host: str(raw.host),
+    organizationId: str(raw.organizationId) || orgId,
+  };
+  const csrf = str(raw.csrfToken);
+  if (csrf) config.csrfToken = csrf;
+  if (nonce) config.nonce = nonce;
+  return config;
+}
+
+/** Reads the page's config script; a missing tag or document gives the defaults. */
+export function readPageConfig(doc: Document | undefined = typeof document === 'undefined' ? undefined : document): PageConfig {
+  const el = doc?.getElementById(PAGE_CONFIG_ELEMENT_ID);
+  // `nonce` is hidden from getAttribute once applied in browsers; the property keeps it.
+  const nonce = el ? (el as HTMLElement).nonce || el.getAttribute('nonce') : undefined;
+  return parsePageConfig(el?.textContent, nonce);
+}

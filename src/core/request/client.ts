@@ -1,0 +1,312 @@
+import { notification } from 'antd';
+import zhCN from '../messages/zh_CN.json';
+import { CLIENT_STATUS, REQUEST_TIMEOUT_MS, SERVER_ERROR_MIN_STATUS, UILESS_MARKER } from './constants';
+import { RequestError, shouldReport, type RequestInfo } from './errors';
+
+/** Every call resolves to this pair instead of throwing, so callers handle failure where it happens. */
+export type RequestResult<T> = [RequestError, undefined] | [null, T];
+
+/** HTTP methods the app uses. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Query values; arrays are sent comma-joined (`userIds=a,b`), empty values are dropped. */
+export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>;
+
+/** Per-call options. */
+export interface RequestOptions {
+  /** Defaults to GET. */
+  method?: HttpMethod;
+  /** Appended to the URL as a query string. */
+  query?: Record<string, QueryValue>;
+  /** Sent as JSON; FormData, URLSearchParams and Blob pass through untouched (uploads). */
+  body?: unknown;
+  /** Sent form-encoded instead of `body`, for legacy endpoints that only read forms. */
+  form?: Record<string, string | number | boolean>;
+  /** Extra headers; they win over the defaults. */
+  headers?: Record<string, string>;
+  /** Overrides the 5000 ms default for this call. */
+  timeoutMs?: number;
+  /** Lets the caller cancel; a cancelled call yields status -1. */
+  signal?: AbortSignal;
+  /** Suppresses the system-exception notice for callers that show their own message. */
+  silent?: boolean;
+  /** Set false on calls where a 401 is an answer (e.g. a password check), not a lost session. */
+  handleUnauthorized?: boolean;
+}
+
+/** What the server-error display needs to show. */
+export interface ServerErrorNotice {
+  /** Already translated 'System exception, please try again'. */
+  title: string;
+  /** The server's requestId, shown so support can find the failing request. */
+  requestId?: string;
+  /** The full error, for displays that want more. */
+  error: RequestError;
+}
+
+/** Hooks the app swaps in once it knows its locale, router and reporter. */
+export interface RequestHooks {
+  /** Translates a message id in the current app locale; defaults to the Chinese catalogue. */
+  translate: (id: string) => string;
+  /** Shows a ≥500 failure to the user; defaults to an antd notification. */
+  showServerError: (notice: ServerErrorNotice) => void;
+  /** Receives failures that survive `shouldReport`; defaults to nothing. */
+  report: (error: RequestError, request: RequestInfo) => void;
+  /** Called on a 401 so the app can send the user to the edition's re-login path. */
+  onUnauthorized: (error: RequestError) => void;
+}
+
+/** Setup of one client. */
+export interface RequestClientOptions extends Partial<RequestHooks> {
+  /** Base URL (the page config's `host`); empty means same origin. */
+  baseUrl?: string;
+  /** Value of `X-CSRF-Token`; a function so a refreshed token is picked up. */
+  csrfToken?: string | (() => string | undefined);
+  /** `x-app-id` for `/uiless/` calls. */
+  appId?: string | (() => string | undefined);
+  /** Current organisation id, `x-tenant-id` for `/uiless/` calls; a function because the user can switch. */
+  tenantId?: string | (() => string | undefined);
+  /** Default timeout of every call. */
+  timeoutMs?: number;
+  /** The fetch to use; the global one unless a test injects another. */
+  fetch?: typeof fetch;
+  /** Timer used for timeouts; injectable so tests fire it without waiting. */
+  setTimer?: (fn: () => void, ms: number) => () => void;
+}
+
+/** The one request client of the app. */
+export interface RequestClient {
+  /** Performs a call; never throws. */
+  request<T = unknown>(url: string, options?: RequestOptions): Promise<RequestResult<T>>;
+  /** GET with an optional query. */
+  get<T = unknown>(url: string, query?: RequestOptions['query'], options?: RequestOptions): Promise<RequestResult<T>>;
+  /** POST with a JSON (or FormData) body. */
+  post<T = unknown>(url: string, body?: unknown, options?: RequestOptions): Promise<RequestResult<T>>;
+  /** PUT with a JSON body. */
+  put<T = unknown>(url: string, body?: unknown, options?: RequestOptions): Promise<RequestResult<T>>;
+  /** PATCH with a JSON body. */
+  patch<T = unknown>(url: string, body?: unknown, options?: RequestOptions): Promise<RequestResult<T>>;
+  /** DELETE, optionally with a body. */
+  delete<T = unknown>(url: string, body?: unknown, options?: RequestOptions): Promise<RequestResult<T>>;
+  /** Replaces hooks after creation (e.g. when the locale or router becomes known). */
+  configure(hooks: Partial<RequestHooks>): void;
+  /** Builds the absolute URL a path resolves to; exposed for links that bypass fetch. */
+  resolveUrl(url: string, query?: RequestOptions['query']): string;
+}
+
+/** Default translator: the Chinese catalogue, the app's default locale. */
+export function defaultTranslate(id: string): string {
+  return (zhCN as Record<string, string>)[id] ?? id;
+}
+
+/** Default ≥500 display: an antd notification titled in the app locale with the requestId as content. */
+export function defaultShowServerError({ title, requestId }: ServerErrorNotice): void {
+  notification.error({ title, description: requestId, key: 'core.request.serverError' });
+}
+
+function value<T>(v: T | (() => T) | undefined): T | undefined {
+  return typeof v === 'function' ? (v as () => T)() : v;
+}
+
+/** Normalises a configured host into a base URL; a bare host name gets the page's protocol. */
+export function normalizeBaseUrl(host: string | undefined): string {
+  const h = (host ?? '').trim();
+  if (!h) return '';
+  let base = h;
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(h) && !h.startsWith('//')) {
+    const protocol = typeof location !== 'undefined' && location.protocol.startsWith('http') ? location.protocol : 'https:';
+    base = `${protocol}//${h}`;
+  }
+  return base.replace(/\/+$/, '');
+}
+
+/** Joins base and path; absolute URLs are left alone; query arrays are comma-joined. */
+export function buildUrl(baseUrl: string, url: string, query?: RequestOptions['query']): string {
+  let out: string;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || url.startsWith('//')) out = url;
+  else out = `${baseUrl}/${url.replace(/^\/+/, '')}`;
+  if (query) {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) {
+      if (v === undefined || v === null || v === '') continue;
+      params.append(k, Array.isArray(v) ? v.join(',') : String(v));
+    }
+    const qs = params.toString();
+    if (qs) out += (out.includes('?') ? '&' : '?') + qs;
+  }
+  return out;
+}
+
+function isPassthroughBody(body: unknown): body is BodyInit {
+  return (
+    (typeof FormData !== 'undefined' && body instanceof FormData) ||
+    (typeof URLSearchParams !== 'undefined' && body instanceof URLSearchParams) ||
+    (typeof Blob !== 'undefined' && body instanceof Blob) ||
+    body instanceof ArrayBuffer ||
+    typeof body === 'string'
+  );
+}
+
+async function readBody(res: Response): Promise<{ ok: true; data: unknown } | { ok: false; text: string }> {
+  const text = await res.text();
+  if (!text) return { ok: true, data: undefined };
+  const type = res.headers.get('content-type') ?? '';
+  if (type.includes('json')) {
+    try {
+      return { ok: true, data: JSON.parse(text) };
+    } catch {
+      return { ok: false, text };
+    }
+  }
+  return { ok: true, data: text };
+}
+
+function pick(data: unknown, key: string): string | undefined {
+  if (data && typeof data === 'object' && key in data) {
+    const v = (data as Record<string, unknown>)[key];
+    if (typeof v === 'string' || typeof v === 'number') return String(v);
+  }
+  return undefined;
+}
+
+/** Creates an independent client; the app uses `getRequestClient()`, tests create their own. */
+export function createRequestClient(options: RequestClientOptions = {}): RequestClient {
+  const baseUrl = normalizeBaseUrl(options.baseUrl);
+  const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  const hooks: RequestHooks = {
+    translate: options.translate ?? defaultTranslate,
+    showServerError: options.showServerError ?? defaultShowServerError,
+    report: options.report ?? (() => {}),
+    onUnauthorized: options.onUnauthorized ?? (() => {}),
+  };
+  const setTimer =
+    options.setTimer ??
+    ((fn: () => void, ms: number) => {
+      const id = setTimeout(fn, ms);
+      return () => clearTimeout(id);
+    });
+
+  function safely(fn: () => void): void {
+    try {
+      fn();
+    } catch {
+      // hooks are UI/reporting side effects; they must never turn a result into a throw
+    }
+  }
+
+  function fail(error: RequestError, opts: RequestOptions): [RequestError, undefined] {
+    const info: RequestInfo = { url: error.url, method: error.method };
+    if (error.status >= SERVER_ERROR_MIN_STATUS && !opts.silent) {
+      safely(() => hooks.showServerError({ title: hooks.translate('core.request.systemException'), requestId: error.requestId, error }));
+    }
+    if (error.status === 401 && opts.handleUnauthorized !== false) safely(() => hooks.onUnauthorized(error));
+    if (shouldReport(error, info)) safely(() => hooks.report(error, info));
+    return [error, undefined];
+  }
+
+  async function request<T>(url: string, opts: RequestOptions = {}): Promise<RequestResult<T>> {
+    const method = opts.method ?? 'GET';
+    let fullUrl = url;
+    try {
+      fullUrl = buildUrl(baseUrl, url, opts.query);
+    } catch {
+      // buildUrl only throws on exotic query values; fall through with the raw URL
+    }
+    const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest' };
+    const csrf = value(options.csrfToken);
+    if (csrf) headers['X-CSRF-Token'] = csrf;
+    if (fullUrl.includes(UILESS_MARKER)) {
+      headers['x-app-id'] = value(options.appId) ?? '';
+      headers['x-tenant-id'] = value(options.tenantId) ?? '';
+    }
+    let body: BodyInit | undefined;
+    if (opts.form) {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(opts.form)) params.append(k, String(v));
+      body = params;
+      headers['Content-Type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
+    } else if (opts.body !== undefined) {
+      if (isPassthroughBody(opts.body)) body = opts.body;
+      else {
+        body = JSON.stringify(opts.body);
+        headers['Content-Type'] = 'application/json';
+      }
+    }
+    Object.assign(headers, opts.headers);
+
+    const controller = new AbortController();
+    let timedOut = false;
+    const cancelTimer = setTimer(() => {
+      timedOut = true;
+      controller.abort();
+    }, opts.timeoutMs ?? timeoutMs);
+    const onCallerAbort = () => controller.abort();
+    if (opts.signal) {
+      if (opts.signal.aborted) controller.abort();
+      else opts.signal.addEventListener('abort', onCallerAbort, { once: true });
+    }
+    const clientError = (status: number, message: string) => new RequestError({ status, message, url: fullUrl, method });
+
+    try {
+      const doFetch = options.fetch ?? globalThis.fetch;
+      let res: Response;
+      try {
+        res = await doFetch(fullUrl, { method, headers, body, signal: controller.signal, credentials: 'include' });
+      } catch (e) {
+        if (timedOut) return fail(clientError(CLIENT_STATUS.timeout, `timeout of ${opts.timeoutMs ?? timeoutMs}ms exceeded`), opts);
+        if (controller.signal.aborted) return fail(clientError(CLIENT_STATUS.aborted, 'request aborted'), opts);
+        return fail(clientError(CLIENT_STATUS.network, e instanceof Error ? e.message : 'network error'), opts);
+      }
+      let parsed: Awaited<ReturnType<typeof readBody>>;
+      try {
+        parsed = await readBody(res);
+      } catch (e) {
+        if (timedOut) return fail(clientError(CLIENT_STATUS.timeout, `timeout of ${opts.timeoutMs ?? timeoutMs}ms exceeded`), opts);
+        if (controller.signal.aborted) return fail(clientError(CLIENT_STATUS.aborted, 'request aborted'), opts);
+        return fail(clientError(CLIENT_STATUS.network, e instanceof Error ? e.message : 'network error'), opts);
+      }
+      const headerRequestId = res.headers.get('x-request-id') ?? undefined;
+      if (res.ok) {
+        if (!parsed.ok) {
+          const err = clientError(CLIENT_STATUS.other, 'invalid JSON in response');
+          err.requestId = headerRequestId;
+          err.data = parsed.text;
+          return fail(err, opts);
+        }
+        return [null, parsed.data as T];
+      }
+      const data = parsed.ok ? parsed.data : parsed.text;
+      const message = pick(data, 'message') ?? (typeof data === 'string' && data ? data : res.statusText || `HTTP ${res.status}`);
+      return fail(
+        new RequestError({
+          status: res.status,
+          message,
+          url: fullUrl,
+          method,
+          code: pick(data, 'code'),
+          requestId: pick(data, 'requestId') ?? headerRequestId,
+          data,
+        }),
+        opts,
+      );
+    } catch (e) {
+      return fail(clientError(CLIENT_STATUS.other, e instanceof Error ? e.message : String(e)), opts);
+    } finally {
+      cancelTimer();
+      opts.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  return {
+    request,
+    get: (url, query, o) => request(url, { ...o, method: 'GET', query: { ...o?.query, ...query } }),
+    post: (url, body, o) => request(url, { ...o, method: 'POST', body }),
+    put: (url, body, o) => request(url, { ...o, method: 'PUT', body }),
+    patch: (url, body, o) => request(url, { ...o, method: 'PATCH', body }),
+    delete: (url, body, o) => request(url, { ...o, method: 'DELETE', body }),
+    configure(next) {
+      for (const [k, v] of Object.entries(next)) if (v) (hooks as unknown as Record<string, unknown>)[k] = v;
+    },
+    resolveUrl: (url, query) => buildUrl(baseUrl, url, query),
+  };
+}

@@ -1,0 +1,44 @@
+import { readPageConfig, type PageConfig } from '../page-config';
+import { createRequestClient, type RequestClient, type RequestClientOptions, type RequestHooks } from './client';
+
+export * from './client';
+export * from './constants';
+export * from './errors';
+export * from './members';
+
+/** Client options derived from the page configuration: host, CSRF token, app id and current organisation. */
+export function requestOptionsFromPageConfig(config: PageConfig): RequestClientOptions {
+  return {
+    baseUrl: config.host,
+    csrfToken: config.csrfToken,
+    appId: config.appId,
+    tenantId: () => currentOrganizationId ?? (config.organizationId || config.orgId),
+  };
+}
+
+let instance: RequestClient | undefined;
+let currentOrganizationId: string | undefined;
+
+/** The app's one client, created from the page configuration on first use. */
+export function getRequestClient(): RequestClient {
+  instance ??= createRequestClient(requestOptionsFromPageConfig(readPageConfig()));
+  return instance;
+}
+
+/** Installs the app's hooks (translator in the app locale, notice display, reporter, 401 redirect) on the one client. */
+export function configureRequestClient(hooks: Partial<RequestHooks>): RequestClient {
+  const client = getRequestClient();
+  client.configure(hooks);
+  return client;
+}
+
+/** Records the organisation the user switched to, so later `/uiless/` calls carry it as `x-tenant-id`. */
+export function setCurrentOrganizationId(id: string | undefined): void {
+  currentOrganizationId = id || undefined;
+}
+
+/** Test seam: forgets the one client so the next `getRequestClient()` reads the page again. */
+export function resetRequestClientForTests(): void {
+  instance = undefined;
+  currentOrganizationId = undefined;
+}

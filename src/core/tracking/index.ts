@@ -1,0 +1,6 @@
+export * from './limits';
+export * from './perf';
+export * from './queue';
+export * from './sanitize';
+export * from './sender';
+export * from './tracker';
