@@ -17,6 +17,7 @@ import { TOKEN_PREFIX } from './auth/tokens';
 import { createMailer } from './mail/index';
 import { ErrorBody, installErrorHandling } from './errors';
 import { installPipeline } from './http/pipeline';
+import { installValidation } from './http/validation';
 import { registerWebApp } from './html/web-app';
 import { coreRoutes, MeSchema } from './routes/core';
 import { oapiRoutes } from './routes/oapi';
@@ -80,9 +81,13 @@ export const REDACT_PATHS = [
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const clock = opts.clock ?? systemClock;
   const edition = loadEdition(opts.edition, { editionsDir: opts.editionsDir });
-  const database = await openDatabase({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl, pgSchema: opts.pgSchema });
+  const database = await openDatabase({
+    dataDir: opts.dataDir,
+    databaseUrl: opts.databaseUrl,
+    pgSchema: opts.pgSchema,
+  });
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database.db, database.dialect === 'postgres' ? opts.pgSchema : undefined);
   } catch (e) {
     await database.close();
     throw e;
@@ -112,7 +117,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     bodyLimit: opts.bodyLimit ?? 64 * 1024,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
     routerOptions: { maxParamLength: 256 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -140,12 +144,17 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   installErrorHandling(app);
+  installValidation(app);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'Account service', version: '1', description: 'Account and personal settings API. Errors: { status, requestId, code, message }.' },
+      info: {
+        title: 'Account service',
+        version: '1',
+        description: 'Account and personal settings API. Errors: { status, requestId, code, message }.',
+      },
       components: {
         securitySchemes: {
           yunxiaoToken: { type: 'apiKey', in: 'header', name: 'x-yunxiao-token' },

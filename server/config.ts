@@ -70,7 +70,9 @@ export function loadConfig(
 
   const databaseUrl = str('DATABASE_URL');
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/.+/.test(databaseUrl)) {
-    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite file)');
+    problems.push(
+      'DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite file)',
+    );
   }
 
   const smtpUrl = str('SMTP_URL');

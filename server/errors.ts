@@ -35,7 +35,12 @@ export const errorResponses = {
 } as const;
 
 /** Builds the error body in the request's locale. */
-export function errorBody(req: FastifyRequest, status: number, code: MessageCode, params?: Record<string, string | number>): ErrorBodyType {
+export function errorBody(
+  req: FastifyRequest,
+  status: number,
+  code: MessageCode,
+  params?: Record<string, string | number>,
+): ErrorBodyType {
   return { status, requestId: String(req.id), code, message: translate(req.locale, code, params) };
 }
 
@@ -47,7 +52,10 @@ export function sendError(
   code: MessageCode,
   params?: Record<string, string | number>,
 ): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(req, status, code, params));
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(req, status, code, params));
 }
 
 const byStatus: Record<number, MessageCode> = {
@@ -71,7 +79,11 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
     if (status >= 400 && status < 500) {
-      if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || e instanceof SyntaxError) {
+      if (
+        e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+        e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+        e instanceof SyntaxError
+      ) {
         return sendError(req, reply, 400, 'InvalidJson');
       }
       const code = byStatus[status];

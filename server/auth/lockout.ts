@@ -36,7 +36,12 @@ export class LoginLockout {
     const expired = sql<boolean>`login_failures.locked_until is not null and login_failures.locked_until <= ${now}`;
     const row = await this.db
       .insertInto('login_failures')
-      .values({ username: lockoutKey(username), count: 1, locked_until: LOCK_AT_FAILURES <= 1 ? lockUntil : null, updated_at: now })
+      .values({
+        username: lockoutKey(username),
+        count: 1,
+        locked_until: LOCK_AT_FAILURES <= 1 ? lockUntil : null,
+        updated_at: now,
+      })
       .onConflict((oc) =>
         oc.column('username').doUpdateSet({
           count: sql<number>`case when ${expired} then 1 else login_failures.count + 1 end`,
@@ -58,7 +63,11 @@ export class LoginLockout {
     const key = lockoutKey(username);
     const now = this.clock.now().getTime();
     return this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('login_failures').select('locked_until').where('username', '=', key).executeTakeFirst();
+      const row = await trx
+        .selectFrom('login_failures')
+        .select('locked_until')
+        .where('username', '=', key)
+        .executeTakeFirst();
       if (row?.locked_until != null && row.locked_until > now) return false;
       if (row) await trx.deleteFrom('login_failures').where('username', '=', key).execute();
       return true;
@@ -67,7 +76,10 @@ export class LoginLockout {
 
   /** Admin unlock: forgets the counter of a username. */
   async unlock(username: string): Promise<boolean> {
-    const r = await this.db.deleteFrom('login_failures').where('username', '=', lockoutKey(username)).executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('login_failures')
+      .where('username', '=', lockoutKey(username))
+      .executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
 }

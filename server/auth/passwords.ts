@@ -46,7 +46,9 @@ export class PasswordHasher {
 export const PASSWORD_SPECIALS = '@#$%^&*';
 
 /** Why a new password breaks the rule, or null when it is acceptable. */
-export function passwordRuleViolation(pw: string): 'PasswordTooShort' | 'PasswordCharacters' | 'PasswordComposition' | null {
+export function passwordRuleViolation(
+  pw: string,
+): 'PasswordTooShort' | 'PasswordCharacters' | 'PasswordComposition' | null {
   if (pw.length < 8) return 'PasswordTooShort';
   if (!/^[A-Za-z0-9@#$%^&*]+$/.test(pw)) return 'PasswordCharacters';
   if (!/[A-Za-z]/.test(pw) || !/\d/.test(pw) || !/[@#$%^&*]/.test(pw)) return 'PasswordComposition';

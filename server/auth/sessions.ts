@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { Clock } from '../clock';
 import type { DB } from '../db/schema';
 import type { RequestSession, SessionUser } from '../context';
@@ -29,12 +29,29 @@ export const sessionUserColumns = [
   'users.updated_at',
 ] as const;
 
+type LookupRow = SessionUser & { csrf_token: string; session_created_at: number; last_seen_at: number };
+
 /** Database-backed sessions: the cookie holds 256 random bits, the table holds only their SHA-256. */
 export class SessionStore {
+  private readonly lookup: CompiledQuery;
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    // The lookup runs on every request: compile it once and only swap the parameter.
+    this.lookup = db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.csrf_token',
+        'sessions.created_at as session_created_at',
+        'sessions.last_seen_at',
+        ...sessionUserColumns,
+      ])
+      .where('sessions.id_hash', '=', '')
+      .compile();
+  }
 
   /** Starts a session for a user; returns the raw cookie value (shown once) and the CSRF token. */
   async create(userId: string): Promise<{ id: string; idHash: string; csrfToken: string }> {
@@ -53,12 +70,8 @@ export class SessionStore {
   async load(rawId: string): Promise<RequestSession | null> {
     if (!rawId || rawId.length > 100) return null;
     const idHash = sha256(rawId);
-    const row = await this.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.csrf_token', 'sessions.created_at as session_created_at', 'sessions.last_seen_at', ...sessionUserColumns])
-      .where('sessions.id_hash', '=', idHash)
-      .executeTakeFirst();
+    const query = { ...this.lookup, parameters: [idHash] } as CompiledQuery<LookupRow>;
+    const row = (await this.db.executeQuery(query)).rows[0];
     if (!row) return null;
     const now = this.clock.now().getTime();
     if (now - row.last_seen_at >= IDLE_TIMEOUT_MS || now - row.session_created_at >= ABSOLUTE_TIMEOUT_MS) {
@@ -94,7 +107,9 @@ export class SessionStore {
     const now = this.clock.now().getTime();
     await this.db
       .deleteFrom('sessions')
-      .where((eb) => eb.or([eb('last_seen_at', '<=', now - IDLE_TIMEOUT_MS), eb('created_at', '<=', now - ABSOLUTE_TIMEOUT_MS)]))
+      .where((eb) =>
+        eb.or([eb('last_seen_at', '<=', now - IDLE_TIMEOUT_MS), eb('created_at', '<=', now - ABSOLUTE_TIMEOUT_MS)]),
+      )
       .execute();
   }
 }

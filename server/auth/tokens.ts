@@ -145,7 +145,11 @@ export async function verifyToken(db: Kysely<DB>, clock: Clock, token: string): 
 
 /** Deletes a token of a user (owner check included); true when one was removed. */
 export async function deleteToken(db: Kysely<DB>, userId: string, tokenId: string): Promise<boolean> {
-  const r = await db.deleteFrom('personal_access_tokens').where('id', '=', tokenId).where('user_id', '=', userId).executeTakeFirst();
+  const r = await db
+    .deleteFrom('personal_access_tokens')
+    .where('id', '=', tokenId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
 

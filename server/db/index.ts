@@ -40,7 +40,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // bigint columns hold epoch milliseconds, well inside Number's exact range.
     const types = {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+        oid === 20
+          ? (v: string) => Number(v)
+          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     };
     if (opts.pgSchema) {
       if (!/^[a-z_][a-z0-9_]*$/.test(opts.pgSchema)) throw new Error(`invalid schema name ${opts.pgSchema}`);
@@ -68,13 +70,42 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
+/**
+ * Kysely prepares every query anew; preparing costs more than running a point lookup. Statements are
+ * reused per SQL text (safe: Kysely runs one query at a time on the single SQLite connection).
+ */
+function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  return new Proxy(sqlite, {
+    get(target, prop, receiver) {
+      if (prop === 'prepare') {
+        return (source: string) => {
+          let stmt = cache.get(source);
+          if (!stmt) {
+            stmt = target.prepare(source);
+            if (cache.size < 1000) cache.set(source, stmt);
+          }
+          return stmt;
+        };
+      }
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
 /** Brings the schema to the latest version; safe to run from several instances at once (Kysely locks). */
-export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+export async function migrateToLatest(db: Kysely<DB>, pgSchema?: string): Promise<string[]> {
+  // With several schemas in one database, Kysely must look for its bookkeeping tables in ours only.
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -66,8 +66,24 @@ describe('edition manifests', () => {
     expect(ed.global.helpLinks.helpCenter).not.toBe(ed.aliyun.helpLinks.helpCenter);
     expect(ed.dedicated_intl.helpLinks.helpCenter).not.toBe(ed.dedicated.helpLinks.helpCenter);
     expect(ed.vpc.appSwitcher.map((a) => a.key)).toEqual([
-      'workbench', 'projex', 'testhub', 'alidocs', 'insight', 'codeup', 'flow', 'appstack', 'packages',
-      'org-member', 'org-admin', 'old-devops', 'devstudio', 'thoughts', 'open', 'docs', 'yunxiao', 'lingma',
+      'workbench',
+      'projex',
+      'testhub',
+      'alidocs',
+      'insight',
+      'codeup',
+      'flow',
+      'appstack',
+      'packages',
+      'org-member',
+      'org-admin',
+      'old-devops',
+      'devstudio',
+      'thoughts',
+      'open',
+      'docs',
+      'yunxiao',
+      'lingma',
     ]);
     expect(ed.vpc.names.variants?.lingma.system.en_US).toBe('Lingma');
   });

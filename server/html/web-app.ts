@@ -21,7 +21,8 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   const readTemplate = (): string | undefined => {
     try {
       const st = fs.statSync(indexFile);
-      if (!cached || cached.mtimeMs !== st.mtimeMs) cached = { mtimeMs: st.mtimeMs, html: fs.readFileSync(indexFile, 'utf8') };
+      if (!cached || cached.mtimeMs !== st.mtimeMs)
+        cached = { mtimeMs: st.mtimeMs, html: fs.readFileSync(indexFile, 'utf8') };
       return cached.html;
     } catch {
       return undefined;
@@ -48,7 +49,9 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
       return reply
         .code(503)
         .type('text/plain; charset=utf-8')
-        .send(`The "${ctx.config.edition}" edition is not built yet. Run: npx tsx scripts/build.ts --edition ${ctx.config.edition}\n`);
+        .send(
+          `The "${ctx.config.edition}" edition is not built yet. Run: npx tsx scripts/build.ts --edition ${ctx.config.edition}\n`,
+        );
     }
     const nonce = newNonce();
     const orgId = req.session?.user.current_org_id ?? '';
@@ -68,7 +71,9 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   };
 
   const htmlSchema = { hide: true } as const;
-  app.get('/', { schema: htmlSchema, config: { auth: 'public' } }, async (_req, reply) => reply.redirect('/users/settings'));
+  app.get('/', { schema: htmlSchema, config: { auth: 'public' } }, async (_req, reply) =>
+    reply.redirect('/users/settings'),
+  );
   for (const prefix of APP_ROUTE_PREFIXES) {
     app.get(prefix, { schema: htmlSchema, config: { auth: 'public' } }, serveIndex);
     app.get(`${prefix}/*`, { schema: htmlSchema, config: { auth: 'public' } }, serveIndex);

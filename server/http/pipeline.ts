@@ -70,7 +70,9 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
   app.addHook('onRoute', (route) => {
     const urls = [route.url];
     if (urls.some(isApiPath) && !route.config?.auth) {
-      throw new Error(`route ${String(route.method)} ${route.url} must declare config.auth ('public' | 'session' | 'token')`);
+      throw new Error(
+        `route ${String(route.method)} ${route.url} must declare config.auth ('public' | 'session' | 'token')`,
+      );
     }
   });
 
@@ -103,9 +105,16 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
     if (STATE_CHANGING.has(req.method)) {
       if (req.headers['x-requested-with'] !== 'XMLHttpRequest') return sendError(req, reply, 403, 'XhrRequired');
       if (config.csrf !== 'xhr') {
-        if (!req.session) return sendError(req, reply, auth === 'session' ? 401 : 403, auth === 'session' ? 'Unauthorized' : 'CsrfRejected');
+        if (!req.session)
+          return sendError(
+            req,
+            reply,
+            auth === 'session' ? 401 : 403,
+            auth === 'session' ? 'Unauthorized' : 'CsrfRejected',
+          );
         const sent = req.headers['x-csrf-token'];
-        if (typeof sent !== 'string' || !safeEqual(sent, req.session.csrfToken)) return sendError(req, reply, 403, 'CsrfRejected');
+        if (typeof sent !== 'string' || !safeEqual(sent, req.session.csrfToken))
+          return sendError(req, reply, 403, 'CsrfRejected');
       }
     }
     if (auth === 'session' && !req.session) return sendError(req, reply, 401, 'Unauthorized');

@@ -37,7 +37,11 @@ export function resolveLocale(
 }
 
 /** The message for a code in a locale, with `{name}` placeholders filled. */
-export function translate(locale: ServerLocale, code: MessageCode, params: Record<string, string | number> = {}): string {
+export function translate(
+  locale: ServerLocale,
+  code: MessageCode,
+  params: Record<string, string | number> = {},
+): string {
   const template = catalogues[locale][code] ?? en_US[code];
   return template.replace(/\{(\w+)\}/g, (_, k: string) => (k in params ? String(params[k]) : `{${k}}`));
 }

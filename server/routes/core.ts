@@ -39,7 +39,10 @@ export function toMe(u: SessionUser): Me {
   };
 }
 
-const AppItem = Type.Object({ identity: Type.String(), id: Type.String(), name: Type.String() }, { additionalProperties: false });
+const AppItem = Type.Object(
+  { identity: Type.String(), id: Type.String(), name: Type.String() },
+  { additionalProperties: false },
+);
 const Organization = Type.Object(
   { id: Type.String(), name: Type.String(), logo: Type.Union([Type.String(), Type.Null()]) },
   { additionalProperties: false },
@@ -65,25 +68,33 @@ export const coreRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/uiless/api/apps::search',
     {
       config: { auth: 'session' },
+      // Clients may post no body at all; treat that as an empty filter.
+      preValidation: async (req) => {
+        req.body ??= {};
+      },
       schema: {
         tags: ['core'],
         summary: 'Apps installed in the organisation named by x-tenant-id (default: the current one)',
         headers: Type.Object({ 'x-tenant-id': Type.Optional(Type.String({ maxLength: 64 })) }),
-        body: Type.Optional(
-          Type.Object(
-            {
-              identities: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 50 })),
-              pagination: Type.Optional(
-                Type.Object(
-                  { next_token: Type.Optional(Type.String()), page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) },
-                  { additionalProperties: false },
-                ),
+        body: Type.Object(
+          {
+            identities: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 50 })),
+            pagination: Type.Optional(
+              Type.Object(
+                {
+                  next_token: Type.Optional(Type.String()),
+                  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+                },
+                { additionalProperties: false },
               ),
-            },
-            { additionalProperties: false },
-          ),
+            ),
+          },
+          { additionalProperties: false },
         ),
-        response: { 200: Type.Object({ results: Type.Array(AppItem) }, { additionalProperties: false }), ...errorResponses },
+        response: {
+          200: Type.Object({ results: Type.Array(AppItem) }, { additionalProperties: false }),
+          ...errorResponses,
+        },
       },
     },
     async (req) => {

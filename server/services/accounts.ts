@@ -40,7 +40,11 @@ export async function findUserByUsername(db: Kysely<DB>, username: string): Prom
 
 /** Finds an organisation by name, case-insensitively. */
 export async function findOrgByName(db: Kysely<DB>, name: string): Promise<OrganizationsTable | undefined> {
-  return db.selectFrom('organizations').selectAll().where('name_lower', '=', name.trim().toLowerCase()).executeTakeFirst();
+  return db
+    .selectFrom('organizations')
+    .selectAll()
+    .where('name_lower', '=', name.trim().toLowerCase())
+    .executeTakeFirst();
 }
 
 /** Creates an organisation; names are unique case-insensitively. */
@@ -66,7 +70,8 @@ export async function installApp(
   appKey: string,
   appId?: string,
 ): Promise<{ orgId: string; appKey: string; appId: string }> {
-  if (!APP_KEY_RE.test(appKey)) throw new AccountError(`app key "${appKey}" must be lower-case letters, digits and dashes`);
+  if (!APP_KEY_RE.test(appKey))
+    throw new AccountError(`app key "${appKey}" must be lower-case letters, digits and dashes`);
   const org = await findOrgByName(deps.db, orgName);
   if (!org) throw new AccountError(`organisation "${orgName}" does not exist`);
   const existing = await deps.db
@@ -85,13 +90,23 @@ export async function installApp(
 }
 
 /** Adds a member to an organisation and makes it their current one when they have none. */
-export async function addMembership(deps: Pick<AccountDeps, 'db' | 'clock'>, userId: string, orgId: string, role = 'member'): Promise<void> {
+export async function addMembership(
+  deps: Pick<AccountDeps, 'db' | 'clock'>,
+  userId: string,
+  orgId: string,
+  role = 'member',
+): Promise<void> {
   await deps.db
     .insertInto('memberships')
     .values({ org_id: orgId, user_id: userId, role, created_at: deps.clock.now().getTime() })
     .onConflict((oc) => oc.columns(['org_id', 'user_id']).doNothing())
     .execute();
-  await deps.db.updateTable('users').set({ current_org_id: orgId }).where('id', '=', userId).where('current_org_id', 'is', null).execute();
+  await deps.db
+    .updateTable('users')
+    .set({ current_org_id: orgId })
+    .where('id', '=', userId)
+    .where('current_org_id', 'is', null)
+    .execute();
 }
 
 /** Creates an account; an e-mail set by an admin counts as verified. */
@@ -105,7 +120,8 @@ export async function createUser(deps: AccountDeps, input: CreateUserInput): Pro
     throw new AccountError(`e-mail "${input.email}" is not valid`);
   }
   const org = input.org ? await findOrgByName(deps.db, input.org) : undefined;
-  if (input.org && !org) throw new AccountError(`organisation "${input.org}" does not exist (create it with create-org)`);
+  if (input.org && !org)
+    throw new AccountError(`organisation "${input.org}" does not exist (create it with create-org)`);
   const now = deps.clock.now().getTime();
   const user: UsersTable = {
     id: newId(),
@@ -131,7 +147,10 @@ export async function createUser(deps: AccountDeps, input: CreateUserInput): Pro
 }
 
 /** One row of the admin user list. */
-export type UserListRow = Pick<UsersTable, 'id' | 'username' | 'name' | 'email' | 'must_change_password' | 'created_at'> & { orgs: string[] };
+export type UserListRow = Pick<
+  UsersTable,
+  'id' | 'username' | 'name' | 'email' | 'must_change_password' | 'created_at'
+> & { orgs: string[] };
 
 /** Lists accounts for the admin CLI. */
 export async function listUsers(db: Kysely<DB>): Promise<UserListRow[]> {
@@ -160,7 +179,10 @@ export async function isMember(db: Kysely<DB>, userId: string, orgId: string): P
 }
 
 /** Apps installed in an organisation, in installation order. */
-export async function installedApps(db: Kysely<DB>, orgId: string): Promise<Array<{ app_key: string; app_id: string }>> {
+export async function installedApps(
+  db: Kysely<DB>,
+  orgId: string,
+): Promise<Array<{ app_key: string; app_id: string }>> {
   return db
     .selectFrom('org_apps')
     .select(['app_key', 'app_id'])

@@ -1,26 +1,49 @@
 import { ConfigProvider } from 'antd';
-import { lazy, Suspense, useMemo } from 'react';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import { observer } from 'mobx-react-lite';
+import { lazy, Suspense, useEffect, useMemo, type ComponentType } from 'react';
 import { IntlProvider } from 'react-intl';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { Authorized } from '../core/access';
 import { edition } from '../core/edition';
-import { resolveLocale } from '../core/i18n/locale';
-import type { Registry } from '../core/plugin';
 import coreEn from '../core/messages/en_US.json';
 import coreZh from '../core/messages/zh_CN.json';
+import type { PluginRoute, Registry } from '../core/plugin';
+import { StoresProvider, type RootStore } from '../core/stores/root';
+import { AppLayout } from '../shell/AppLayout';
+import { LoginErrorsPage, UsersErrorsPage } from '../shell/ErrorRoutes';
+import { ErrorBoundary } from '../shell/errors/ErrorBoundary';
 import shellEn from '../shell/messages/en_US.json';
 import shellZh from '../shell/messages/zh_CN.json';
 
 const SettingsShell = lazy(() => import(/* webpackChunkName: "shell-settings" */ '../shell/SettingsShell'));
 const NotFoundPage = lazy(() => import(/* webpackChunkName: "shell-not-found" */ '../shell/NotFoundPage'));
 
-/** Props of the root component: the registry of this edition's plugins. */
+/** Props of the root component. */
 export interface AppProps {
   registry: Registry;
+  stores: RootStore;
+  /** CSP nonce for antd's injected styles (from the page configuration). */
+  nonce?: string;
 }
 
-/** Root: locale, theme from the edition's brand colour, and the routes of every plugin. */
-export function App({ registry }: AppProps) {
-  const locale = resolveLocale(document.cookie, edition.locale.default);
+/** A plugin route as an element: lazy page, permission check, and the product frame unless `bare`. */
+function routeElement(route: PluginRoute, Page: ComponentType) {
+  const page = (
+    <Authorized auth={route.auth}>
+      <Page />
+    </Authorized>
+  );
+  return route.frame === 'bare' ? page : <AppLayout>{page}</AppLayout>;
+}
+
+/** Root: stores, locale, theme from the brand colour, and every route of the product. */
+export const App = observer(function App({ registry, stores, nonce }: AppProps) {
+  const { session } = stores;
+  const locale = session.locale;
   const messages = useMemo(
     () => ({
       ...(locale === 'zh_CN' ? coreZh : coreEn),
@@ -29,19 +52,42 @@ export function App({ registry }: AppProps) {
     }),
     [locale, registry],
   );
+  const pages = useMemo(() => registry.routes.map((r) => [r, lazy(r.load)] as const), [registry]);
+  useEffect(() => {
+    dayjs.locale(locale === 'zh_CN' ? 'zh-cn' : 'en');
+    stores.client.configure({ translate: (id) => messages[id as keyof typeof messages] ?? id });
+  }, [locale, messages, stores.client]);
+  useEffect(() => {
+    void session.load();
+  }, [session]);
+
   return (
     <IntlProvider locale={locale === 'zh_CN' ? 'zh-CN' : 'en-US'} messages={messages} defaultLocale="zh-CN">
-      <ConfigProvider theme={{ token: { colorPrimary: edition.brand.color } }}>
-        <BrowserRouter>
-          <Suspense fallback={null}>
-            <Routes>
-              <Route path="/users/settings" element={<Navigate to="/users/settings/profile" replace />} />
-              <Route path="/users/settings/:sidebarKey/*" element={<SettingsShell registry={registry} />} />
-              <Route path="*" element={<NotFoundPage />} />
-            </Routes>
-          </Suspense>
-        </BrowserRouter>
+      <ConfigProvider
+        locale={locale === 'zh_CN' ? zhCN : enUS}
+        csp={nonce ? { nonce } : undefined}
+        theme={{ token: { colorPrimary: edition.brand.color, colorLink: edition.brand.color } }}
+      >
+        <StoresProvider value={stores}>
+          <ErrorBoundary variant="page">
+            <BrowserRouter>
+              <Suspense fallback={null}>
+                <Routes>
+                  <Route path="/users/settings" element={<Navigate to="/users/settings/profile" replace />} />
+                  <Route path="/users/settings/:sidebarKey/*" element={<SettingsShell registry={registry} />} />
+                  <Route path="/users/switch" element={<Navigate to="/users/switch/organization" replace />} />
+                  <Route path="/users/errors" element={<UsersErrorsPage />} />
+                  <Route path="/login/errors" element={<LoginErrorsPage />} />
+                  {pages.map(([route, Page]) => (
+                    <Route key={route.path} path={route.path} element={routeElement(route, Page)} />
+                  ))}
+                  <Route path="*" element={<NotFoundPage />} />
+                </Routes>
+              </Suspense>
+            </BrowserRouter>
+          </ErrorBoundary>
+        </StoresProvider>
       </ConfigProvider>
     </IntlProvider>
   );
-}
+});

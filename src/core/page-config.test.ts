@@ -15,7 +15,15 @@ describe('page configuration', () => {
       organizationId: 'o2',
       csrfToken: 'c1',
     })}</script>`;
-    expect(readPageConfig()).toEqual({ appId: 'a1', orgId: 'o1', env: 'vpc', host: 'https://h', organizationId: 'o2', csrfToken: 'c1', nonce: 'n0nce' });
+    expect(readPageConfig()).toEqual({
+      appId: 'a1',
+      orgId: 'o1',
+      env: 'vpc',
+      host: 'https://h',
+      organizationId: 'o2',
+      csrfToken: 'c1',
+      nonce: 'n0nce',
+    });
   });
 
   it("defaults env to 'aliyun', organisation to orgId, and omits an absent CSRF token", () => {

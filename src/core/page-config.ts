@@ -52,7 +52,9 @@ export function parsePageConfig(text: string | null | undefined, nonce?: string 
 }
 
 /** Reads the page's config script; a missing tag or document gives the defaults. */
-export function readPageConfig(doc: Document | undefined = typeof document === 'undefined' ? undefined : document): PageConfig {
+export function readPageConfig(
+  doc: Document | undefined = typeof document === 'undefined' ? undefined : document,
+): PageConfig {
   const el = doc?.getElementById(PAGE_CONFIG_ELEMENT_ID);
   // `nonce` is hidden from getAttribute once applied in browsers; the property keeps it.
   const nonce = el ? (el as HTMLElement).nonce || el.getAttribute('nonce') : undefined;

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { Locale } from './edition';
+import type { RootStore } from './stores/root';
 
 /** A lazily loaded page module, so each plugin's screens land in their own named chunk. */
 export type PageLoader = () => Promise<{ default: ComponentType }>;
@@ -26,6 +27,8 @@ export interface PluginRoute {
   load: PageLoader;
   /** Permission names of which at least one must be true; empty or absent means open. */
   auth?: string[];
+  /** `app` (default) wraps the page in the product frame; `bare` shows it alone (sign-in, landing pages). */
+  frame?: 'app' | 'bare';
 }
 
 /** Messages of one plugin, per locale, keyed `<pluginId>.<area>.<element>`. */
@@ -38,7 +41,7 @@ export interface PluginDefinition {
   settingsSections?: SettingsSection[];
   messages: PluginMessages;
   /** Builds this plugin's stores from the root store; their keys join the root store. */
-  createStores?: (root: unknown) => Record<string, unknown>;
+  createStores?: (root: RootStore) => Record<string, unknown>;
   configSchema?: object;
 }
 

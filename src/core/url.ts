@@ -5,6 +5,7 @@ export const DEFAULT_REDIRECT_FALLBACK = '/';
 
 // Control characters and whitespace are stripped or reinterpreted by browsers (`\t//evil` → `//evil`),
 // and backslashes count as slashes in http(s) URLs (`/\evil` → `//evil`); we refuse them outright.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point: they are refused
 const UNSAFE_CHARS = /[\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff\\]/;
 const ABSOLUTE_HTTP = /^https?:\/\//i;
 
@@ -44,7 +45,8 @@ export function isSafeUrl(url: string, allowedHosts: readonly string[]): boolean
 
 /** True for a path on the current origin: one leading slash, no scheme, no `//` or `/\` authority trick, even once decoded. */
 export function isSameOriginPath(path: string): boolean {
-  if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//') || UNSAFE_CHARS.test(path)) return false;
+  if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//') || UNSAFE_CHARS.test(path))
+    return false;
   let decoded = path;
   try {
     decoded = decodeURIComponent(path);

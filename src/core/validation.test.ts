@@ -58,11 +58,13 @@ describe('e-mail, phone, code', () => {
   });
   it('accepts exactly 6 digits as a verification code', () => {
     expect(validateVerificationCode('012345')).toBeUndefined();
-    for (const bad of ['12345', '1234567', '12345a', ' 123456']) expect(validateVerificationCode(bad)).toBe('core.validation.codeInvalid');
+    for (const bad of ['12345', '1234567', '12345a', ' 123456'])
+      expect(validateVerificationCode(bad)).toBe('core.validation.codeInvalid');
     expect(validateVerificationCode('')).toBe('core.validation.codeRequired');
   });
   it('lets only digits and editing/navigation keys through the numeric filter', () => {
-    for (const k of ['0', '5', '9', 'Backspace', 'Delete', 'ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Tab']) expect(isAllowedNumericKey(k)).toBe(true);
+    for (const k of ['0', '5', '9', 'Backspace', 'Delete', 'ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Tab'])
+      expect(isAllowedNumericKey(k)).toBe(true);
     for (const k of ['a', 'e', '-', '+', '.', ' ', 'Enter', '12', 'F5']) expect(isAllowedNumericKey(k)).toBe(false);
   });
 });

@@ -7,7 +7,15 @@ export const PASSWORD_SPECIAL_CHARS = '@#$%^&*';
 /** Length of e-mailed verification codes. */
 export const VERIFICATION_CODE_LENGTH = 6;
 /** Keys the numeric input filter lets through besides digits: editing and navigation. */
-export const NUMERIC_CONTROL_KEYS: readonly string[] = ['Backspace', 'Delete', 'ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Tab'];
+export const NUMERIC_CONTROL_KEYS: readonly string[] = [
+  'Backspace',
+  'Delete',
+  'ArrowLeft',
+  'ArrowRight',
+  'ArrowUp',
+  'ArrowDown',
+  'Tab',
+];
 
 /** A validation outcome: the message id of the first broken rule, or undefined. */
 export type ValidationResult = string | undefined;
@@ -18,7 +26,8 @@ const DIGIT = /[0-9]/;
 const SPECIAL = /[@#$%^&*]/;
 const ALLOWED = /^[A-Za-z0-9@#$%^&*]+$/;
 // local@domain.tld: no spaces, one @, a dot in the domain, no leading/trailing dots in labels.
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 const PHONE = /^1[3-9]\d{9}$/;
 const CODE = new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`);
 
@@ -34,12 +43,18 @@ export function validatePassword(password: string | null | undefined): Validatio
 }
 
 /** The confirmation field must repeat the password exactly. */
-export function validatePasswordConfirmation(password: string | null | undefined, confirmation: string | null | undefined): ValidationResult {
+export function validatePasswordConfirmation(
+  password: string | null | undefined,
+  confirmation: string | null | undefined,
+): ValidationResult {
   return (password ?? '') === (confirmation ?? '') ? undefined : 'core.validation.passwordMismatch';
 }
 
 /** A password change must actually change the password; no old password means nothing to compare. */
-export function validateNewPasswordDiffers(oldPassword: string | null | undefined, newPassword: string | null | undefined): ValidationResult {
+export function validateNewPasswordDiffers(
+  oldPassword: string | null | undefined,
+  newPassword: string | null | undefined,
+): ValidationResult {
   return oldPassword && oldPassword === newPassword ? 'core.validation.passwordSameAsOld' : undefined;
 }
 

@@ -1,46 +1,89 @@
-import { Layout, Menu, Spin, Typography } from 'antd';
-import { lazy, Suspense, useMemo } from 'react';
+import { Button, Menu, Result, Typography } from 'antd';
+import { observer } from 'mobx-react-lite';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { Navigate, useNavigate, useParams } from 'react-router-dom';
+import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { isMenuEntryVisible, isPermitted } from '../core/access';
 import { edition } from '../core/edition';
-import type { Registry } from '../core/plugin';
+import type { Registry, SettingsSection } from '../core/plugin';
+import { useStores } from '../core/stores/root';
+import { AppLayout } from './AppLayout';
+import { ErrorBoundary } from './errors/ErrorBoundary';
 
 /** Props of the settings frame. */
 export interface SettingsShellProps {
   registry: Registry;
 }
 
-/** Personal Settings: sidebar from the registry in the edition's menu order, section page on the right. */
-export default function SettingsShell({ registry }: SettingsShellProps) {
+/** Sections the user may see: edition menu order ∩ registered sections ∩ menu rule ∩ section permission. */
+export function permittedSections(registry: Registry, flags: Record<string, boolean>): SettingsSection[] {
+  return edition.settingsMenu
+    .filter((entry) => isMenuEntryVisible(entry, flags))
+    .map((entry) => registry.section(entry.key))
+    .filter((s): s is SettingsSection => !!s && isPermitted(s.permission, flags));
+}
+
+/** Personal Settings: permitted sections in the sidebar, the chosen one on the right. */
+const SettingsShell = observer(function SettingsShell({ registry }: SettingsShellProps) {
+  const { session } = useStores();
   const { sidebarKey } = useParams();
   const navigate = useNavigate();
-  const entries = edition.settingsMenu.filter((e) => registry.section(e.key));
-  const section = entries.some((e) => e.key === sidebarKey) ? registry.section(sidebarKey!) : undefined;
+  const location = useLocation();
+  useEffect(() => {
+    if (session.loading && !session.user && !session.failed && !session.signedOut) void session.load();
+  }, [session]);
+  const sections = session.user ? permittedSections(registry, session.access) : [];
+  const section = sections.find((s) => s.key === sidebarKey);
   const Page = useMemo(() => (section ? lazy(section.load) : null), [section]);
-  if (!section || !Page) {
-    return entries.length ? <Navigate to={`/users/settings/${entries[0].key}`} replace /> : null;
+
+  if (session.loading) return null;
+  if (session.signedOut) {
+    const next = encodeURIComponent(location.pathname + location.search);
+    return <Navigate to={`${edition.paths.relogin}?next=${next}`} replace />;
   }
+  if (session.failed) {
+    return (
+      <Result
+        status="error"
+        title={<FormattedMessage id="shell.settings.loadFailed" />}
+        extra={
+          <Button type="primary" onClick={() => window.location.reload()}>
+            <FormattedMessage id="shell.settings.retry" />
+          </Button>
+        }
+      />
+    );
+  }
+  if (!section || !Page) {
+    return sections.length ? <Navigate to={`/users/settings/${sections[0].key}`} replace /> : null;
+  }
+  const menu = (
+    <nav aria-labelledby="settings-title">
+      <Typography.Title id="settings-title" level={4} style={{ padding: '16px 24px 8px', margin: 0 }}>
+        <FormattedMessage id="shell.settings.title" />
+      </Typography.Title>
+      <Menu
+        mode="inline"
+        selectedKeys={[section.key]}
+        style={{ borderInlineEnd: 'none' }}
+        items={sections.map((s) => ({
+          key: s.key,
+          label: <FormattedMessage id={s.messageId} />,
+          'data-menu-key': s.key,
+        }))}
+        onClick={({ key }) => navigate(`/users/settings/${key}`)}
+      />
+    </nav>
+  );
   return (
-    <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Sider theme="light" width={220}>
-        <Typography.Title level={4} style={{ padding: '16px 24px', margin: 0 }}>
-          <FormattedMessage id="shell.settings.title" />
-        </Typography.Title>
-        <Menu
-          mode="inline"
-          selectedKeys={[section.key]}
-          items={entries.map((e) => ({
-            key: e.key,
-            label: <FormattedMessage id={registry.section(e.key)!.messageId} />,
-          }))}
-          onClick={({ key }) => navigate(`/users/settings/${key}`)}
-        />
-      </Layout.Sider>
-      <Layout.Content style={{ padding: 24 }}>
-        <Suspense fallback={<Spin />}>
+    <AppLayout sider={menu}>
+      <ErrorBoundary>
+        <Suspense fallback={null}>
           <Page />
         </Suspense>
-      </Layout.Content>
-    </Layout>
+      </ErrorBoundary>
+    </AppLayout>
   );
-}
+});
+
+export default SettingsShell;

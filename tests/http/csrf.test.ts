@@ -14,7 +14,10 @@ describe('CSRF and X-Requested-With', () => {
   afterAll(() => s.close());
 
   it('refuses sign-in without X-Requested-With', async () => {
-    const a = await new Client(s.url).req('POST', '/users/ajax/login', { body: { username: 'alice', password: 'Secret#123' }, xhr: false });
+    const a = await new Client(s.url).req('POST', '/users/ajax/login', {
+      body: { username: 'alice', password: 'Secret#123' },
+      xhr: false,
+    });
     expect(a.status).toBe(403);
     expect(a.json).toMatchObject({ status: 403, code: 'XhrRequired' });
     expect(a.headers.getSetCookie()).toEqual([]);
@@ -52,7 +55,9 @@ describe('CSRF and X-Requested-With', () => {
   });
 
   it('answers 401 to a state change without a session', async () => {
-    const a = await new Client(s.url).req('PUT', '/users/ajax/v1/my/password', { body: { new_password: 'Other#456x' } });
+    const a = await new Client(s.url).req('PUT', '/users/ajax/v1/my/password', {
+      body: { new_password: 'Other#456x' },
+    });
     expect(a.status).toBe(401);
     expect(a.json.code).toBe('Unauthorized');
   });

@@ -11,7 +11,8 @@ describe('sign-in lockout', () => {
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer();
-    for (const u of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank']) await seedUser(s.ctx, { username: u, password: 'Secret#123' });
+    for (const u of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank'])
+      await seedUser(s.ctx, { username: u, password: 'Secret#123' });
   });
   afterAll(() => s.close());
 
@@ -29,7 +30,8 @@ describe('sign-in lockout', () => {
     expect(seen.alice.map(([st]) => st)).toEqual([401, 401, 401, 401, 423, 423, 423]);
     expect(seen.alice[0][1]).toMatchObject({ code: 'AccountOrPasswordIncorrect', message: '账号或密码错误。' });
     expect(seen.alice[4][1]).toMatchObject({ code: 'AccountLocked' });
-    const check = async (n: string) => withoutRequestId((await new Client(s.url).req('GET', `/users/ajax/users/${n}/check`)).json);
+    const check = async (n: string) =>
+      withoutRequestId((await new Client(s.url).req('GET', `/users/ajax/users/${n}/check`)).json);
     expect(await check('alice')).toEqual(await check('ghost'));
     expect(await check('alice')).toEqual({ locked: true, need_captcha: false });
   });

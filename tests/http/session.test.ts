@@ -94,7 +94,10 @@ describe('sessions', () => {
       const r = await new Client(s.url).req('GET', `/users/logout?next=${encodeURIComponent(bad)}`);
       expect(r.headers.get('location')).toBe('/users/login');
     }
-    const same = await new Client(s.url).req('GET', `/users/logout?next=${encodeURIComponent(`${s.url}/users/settings`)}`);
+    const same = await new Client(s.url).req(
+      'GET',
+      `/users/logout?next=${encodeURIComponent(`${s.url}/users/settings`)}`,
+    );
     expect(same.headers.get('location')).toBe(`${s.url}/users/settings`);
   });
 });
@@ -108,7 +111,9 @@ describe('sessions behind https', () => {
   afterAll(() => s.close());
 
   it('marks the cookie Secure when PUBLIC_URL is https', async () => {
-    const a = await new Client(s.url).req('POST', '/users/ajax/login', { body: { username: 'bob', password: 'Secret#123' } });
+    const a = await new Client(s.url).req('POST', '/users/ajax/login', {
+      body: { username: 'bob', password: 'Secret#123' },
+    });
     expect(a.status).toBe(200);
     expect(a.headers.getSetCookie().join('\n')).toMatch(/; Secure/i);
   });

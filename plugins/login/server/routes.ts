@@ -11,7 +11,10 @@ export const LoginBody = Type.Object(
     username: Type.String({ minLength: 1, maxLength: 256 }),
     password: Type.String({ minLength: 1, maxLength: 1024 }),
     captcha: Type.Optional(
-      Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean()])),
+      Type.Record(
+        Type.String({ maxLength: 64 }),
+        Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean()]),
+      ),
     ),
   },
   { additionalProperties: false },
@@ -57,7 +60,11 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const s = await ctx.sessions.create(result.user.id);
       reply.setCookie(SESSION_COOKIE, s.id, cookieOptions);
       const { password_hash: _p, ...user } = result.user;
-      return { user: toMe(user as SessionUser), must_change_password: result.user.must_change_password === 1, csrf_token: s.csrfToken };
+      return {
+        user: toMe(user as SessionUser),
+        must_change_password: result.user.must_change_password === 1,
+        csrf_token: s.csrfToken,
+      };
     },
   );
 
@@ -85,7 +92,10 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['login'],
         summary: 'Ends the session server-side and redirects to a validated next URL (else the sign-in page)',
-        querystring: Type.Object({ next: Type.Optional(Type.String({ maxLength: 2048 })) }, { additionalProperties: false }),
+        querystring: Type.Object(
+          { next: Type.Optional(Type.String({ maxLength: 2048 })) },
+          { additionalProperties: false },
+        ),
       },
     },
     async (req, reply) => {

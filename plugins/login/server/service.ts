@@ -14,7 +14,9 @@ export type SignInResult = { kind: 'ok'; user: UsersTable } | { kind: 'incorrect
 export async function signIn(ctx: AppContext, username: string, password: string): Promise<SignInResult> {
   if (await ctx.lockout.isLocked(username)) return { kind: 'locked' };
   const user = await findUserByUsername(ctx.db, username);
-  const ok = user?.password_hash ? await ctx.hasher.verify(user.password_hash, password) : await ctx.hasher.dummyVerify(password);
+  const ok = user?.password_hash
+    ? await ctx.hasher.verify(user.password_hash, password)
+    : await ctx.hasher.dummyVerify(password);
   if (!ok || !user) {
     const r = await ctx.lockout.recordFailure(username);
     return r.locked ? { kind: 'locked' } : { kind: 'incorrect' };
@@ -33,7 +35,11 @@ export async function changePassword(
 ): Promise<void> {
   const violation = passwordRuleViolation(newPassword);
   if (violation) throw new AppError(400, violation);
-  const row = await ctx.db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirstOrThrow();
+  const row = await ctx.db
+    .selectFrom('users')
+    .select('password_hash')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
   if (row.password_hash) {
     if (!oldPassword) throw new AppError(400, 'OldPasswordRequired');
     if (!(await ctx.hasher.verify(row.password_hash, oldPassword))) throw new AppError(400, 'OldPasswordIncorrect');
@@ -53,7 +59,8 @@ export async function changePassword(
  * the public host or one of its subdomains; anything else gives null (use the default).
  */
 export function safeNextUrl(next: string | undefined, requestHost: string, publicUrl?: string): string | null {
-  if (!next || next.length > 2048 || /[\u0000-\u001f\\]/.test(next)) return null;
+  if (!next || next.length > 2048 || next.includes('\\') || [...next].some((ch) => ch.charCodeAt(0) < 0x20))
+    return null;
   if (next.startsWith('/')) return next.startsWith('//') ? null : next;
   let u: URL;
   try {

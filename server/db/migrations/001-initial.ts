@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /** Creates the first schema; the same code runs on SQLite and PostgreSQL (portable column types only). */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('users')
     .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
@@ -106,7 +106,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 /** Drops everything the first migration created. */
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   for (const t of [
     'personal_access_tokens',
     'preferences',

@@ -8,15 +8,29 @@ describe('computeAccess', () => {
   it('grants an app flag when the organisation has it installed (by key, id or vpc id)', () => {
     const codeup = edition.appSwitcher.find((a) => a.key === 'codeup')!;
     const packages = edition.appSwitcher.find((a) => a.key === 'packages')!;
-    expect(computeAccess({ user, installedApps: ['codeup'], edition })).toMatchObject({ codeup: true, packages: false, signedIn: true });
+    expect(computeAccess({ user, installedApps: ['codeup'], edition })).toMatchObject({
+      codeup: true,
+      packages: false,
+      signedIn: true,
+    });
     expect(computeAccess({ user, installedApps: [codeup.id!], edition })).toMatchObject({ codeup: true });
-    expect(computeAccess({ user, installedApps: [{ identity: packages.vpcId! }], edition })).toMatchObject({ packages: true, codeup: false });
+    expect(computeAccess({ user, installedApps: [{ identity: packages.vpcId! }], edition })).toMatchObject({
+      packages: true,
+      codeup: false,
+    });
     expect(computeAccess({ user, installedApps: [{ key: 'CodeUp' }], edition }).codeup).toBe(true);
   });
 
   it('grants nothing without a user, and nothing for an empty or missing list', () => {
-    expect(computeAccess({ user: null, installedApps: ['codeup'], edition })).toMatchObject({ codeup: false, signedIn: false });
-    expect(computeAccess({ user, installedApps: null, edition })).toMatchObject({ codeup: false, packages: false, lingma: false });
+    expect(computeAccess({ user: null, installedApps: ['codeup'], edition })).toMatchObject({
+      codeup: false,
+      signedIn: false,
+    });
+    expect(computeAccess({ user, installedApps: null, edition })).toMatchObject({
+      codeup: false,
+      packages: false,
+      lingma: false,
+    });
   });
 
   it('counts lingma as installed exactly when the list has three identities including lingma', () => {
@@ -33,7 +47,13 @@ describe('computeAccess', () => {
   });
 
   it("exposes the edition's feature flags", () => {
-    expect(computeAccess({ user, installedApps: [], edition: { appSwitcher: [], features: { privateDeployment: true, legacyTokens: false } } })).toMatchObject({
+    expect(
+      computeAccess({
+        user,
+        installedApps: [],
+        edition: { appSwitcher: [], features: { privateDeployment: true, legacyTokens: false } },
+      }),
+    ).toMatchObject({
       privateDeployment: true,
       legacyTokens: false,
     });

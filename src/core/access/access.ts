@@ -38,7 +38,11 @@ export function installedAppIdentity(app: InstalledApp): string {
 
 function matchesDescriptor(identity: string, app: AppDescriptor): boolean {
   const id = identity.toLowerCase();
-  return id === app.key.toLowerCase() || (!!app.id && id === app.id.toLowerCase()) || (!!app.vpcId && id === app.vpcId.toLowerCase());
+  return (
+    id === app.key.toLowerCase() ||
+    (!!app.id && id === app.id.toLowerCase()) ||
+    (!!app.vpcId && id === app.vpcId.toLowerCase())
+  );
 }
 
 /**

@@ -4,7 +4,13 @@ import { computeUmidToken, drawFingerprintCanvas, getUmidToken } from './fingerp
 
 function fakeCanvas(dataUrl: string) {
   const ctx = { fillRect: vi.fn(), fillText: vi.fn(), textBaseline: '', font: '', fillStyle: '' };
-  return { width: 0, height: 0, getContext: vi.fn(() => ctx), toDataURL: () => dataUrl, ctx } as unknown as HTMLCanvasElement & { ctx: typeof ctx };
+  return {
+    width: 0,
+    height: 0,
+    getContext: vi.fn(() => ctx),
+    toDataURL: () => dataUrl,
+    ctx,
+  } as unknown as HTMLCanvasElement & { ctx: typeof ctx };
 }
 
 describe('umid fingerprint', () => {

@@ -7,11 +7,15 @@ export const FINGERPRINT_TEXT = 'DevOps,umid <canvas> 1.0 😃';
 export interface FingerprintSource {
   /** Creates a canvas; absent or returning null means canvas is unavailable. */
   createCanvas?: () => HTMLCanvasElement | null;
-  /** Fallback facts when no canvas drawing is possible. */
+  /** Fallback fact when no canvas drawing is possible: the browser's user agent. */
   userAgent?: string;
+  /** Fallback fact: preferred language. */
   language?: string;
+  /** Fallback fact: OS platform. */
   platform?: string;
+  /** Fallback fact: screen as WxHxDepth. */
   screen?: string;
+  /** Fallback fact: IANA timezone. */
   timezone?: string;
 }
 

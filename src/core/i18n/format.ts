@@ -66,7 +66,10 @@ export function formatCalendar(value: DateInput, t: Translate, now: NowInput = D
 export type RelativeUnit = 'second' | 'minute' | 'hour' | 'day' | 'month' | 'year';
 
 /** Picks the unit and signed amount (negative = past) by the thresholds; pure, for display and tests. */
-export function relativeTimeParts(value: DateInput, now: NowInput = Date.now()): { value: number; unit: RelativeUnit } | null {
+export function relativeTimeParts(
+  value: DateInput,
+  now: NowInput = Date.now(),
+): { value: number; unit: RelativeUnit } | null {
   const d = toDayjs(value);
   if (!d) return null;
   const n = dayjs(now);
@@ -104,7 +107,8 @@ export function formatNumber(value: number | string | null | undefined): string 
     if (!Number.isFinite(n)) return EMPTY_PLACEHOLDER;
     let plain = String(n);
     // Exponent forms (1e21, 1e-7) are expanded so the grouping regex below can handle them.
-    if (plain.includes('e')) plain = Math.abs(n) >= 1 ? BigInt(Math.trunc(n)).toString() : n.toFixed(20).replace(/\.?0+$/, '');
+    if (plain.includes('e'))
+      plain = Math.abs(n) >= 1 ? BigInt(Math.trunc(n)).toString() : n.toFixed(20).replace(/\.?0+$/, '');
     return /^[-+]?\d+(\.\d+)?$/.test(plain) ? formatNumber(plain) : EMPTY_PLACEHOLDER;
   }
   const sign = text.startsWith('-') ? '-' : '';

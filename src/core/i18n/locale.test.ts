@@ -3,10 +3,12 @@ import { FALLBACK_LOCALE, LOCALE_COOKIES, htmlLang, normalizeLocale, readCookie,
 
 describe('normalizeLocale', () => {
   it('maps zh and zh-TW (any zh) to zh_CN', () => {
-    for (const tag of ['zh', 'zh-CN', 'zh_CN', 'zh-TW', 'zh_TW', 'ZH-tw', 'zh-Hans', ' zh ']) expect(normalizeLocale(tag)).toBe('zh_CN');
+    for (const tag of ['zh', 'zh-CN', 'zh_CN', 'zh-TW', 'zh_TW', 'ZH-tw', 'zh-Hans', ' zh '])
+      expect(normalizeLocale(tag)).toBe('zh_CN');
   });
   it('maps anything else to en_US', () => {
-    for (const tag of ['en', 'en_US', 'en-GB', 'ja', 'fr-FR', '', 'zhx', 'cn']) expect(normalizeLocale(tag)).toBe('en_US');
+    for (const tag of ['en', 'en_US', 'en-GB', 'ja', 'fr-FR', '', 'zhx', 'cn'])
+      expect(normalizeLocale(tag)).toBe('en_US');
   });
 });
 

@@ -43,10 +43,19 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end('{not json');
       }
-      if (path === '/fail500') return json(500, { status: 500, requestId: 'req-500', code: 'InternalError', message: 'boom' });
+      if (path === '/fail500')
+        return json(500, { status: 500, requestId: 'req-500', code: 'InternalError', message: 'boom' });
       if (path === '/fail503-header') return json(503, { message: 'down' }, { 'x-request-id': 'hdr-1' });
-      if (path === '/fail400') return json(400, { status: 400, requestId: 'req-400', code: 'InvalidParam', message: 'bad name', field: 'name' });
-      if (path === '/fail401') return json(401, { status: 401, requestId: 'req-401', code: 'Unauthorized', message: 'login' });
+      if (path === '/fail400')
+        return json(400, {
+          status: 400,
+          requestId: 'req-400',
+          code: 'InvalidParam',
+          message: 'bad name',
+          field: 'name',
+        });
+      if (path === '/fail401')
+        return json(401, { status: 401, requestId: 'req-401', code: 'Unauthorized', message: 'login' });
       if (path === '/uiless/api/workspace/list') return json(401, { message: 'no' });
       if (path.startsWith('/echo') || path.startsWith('/uiless/')) return json(200, { ok: true });
       json(404, { message: 'not found' });
@@ -139,7 +148,13 @@ describe('results', () => {
     const [err, result] = await c.post('/fail400', { name: '' });
     expect(result).toBeUndefined();
     expect(err).toMatchObject({ status: 400, code: 'InvalidParam', requestId: 'req-400', message: 'bad name' });
-    expect(err!.data).toEqual({ status: 400, requestId: 'req-400', code: 'InvalidParam', message: 'bad name', field: 'name' });
+    expect(err!.data).toEqual({
+      status: 400,
+      requestId: 'req-400',
+      code: 'InvalidParam',
+      message: 'bad name',
+      field: 'name',
+    });
     expect(showServerError).not.toHaveBeenCalled();
   });
 
@@ -155,7 +170,10 @@ describe('results', () => {
     const { c, showServerError } = client();
     c.configure({ translate: (id) => (enUS as Record<string, string>)[id] });
     await c.get('/fail503-header');
-    expect(showServerError.mock.calls[0][0]).toMatchObject({ title: 'System exception, please try again', requestId: 'hdr-1' });
+    expect(showServerError.mock.calls[0][0]).toMatchObject({
+      title: 'System exception, please try again',
+      requestId: 'hdr-1',
+    });
   });
 
   it('does not show the notice for silent calls', async () => {

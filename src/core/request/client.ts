@@ -114,7 +114,8 @@ export function normalizeBaseUrl(host: string | undefined): string {
   if (!h) return '';
   let base = h;
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(h) && !h.startsWith('//')) {
-    const protocol = typeof location !== 'undefined' && location.protocol.startsWith('http') ? location.protocol : 'https:';
+    const protocol =
+      typeof location !== 'undefined' && location.protocol.startsWith('http') ? location.protocol : 'https:';
     base = `${protocol}//${h}`;
   }
   return base.replace(/\/+$/, '');
@@ -197,7 +198,13 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
   function fail(error: RequestError, opts: RequestOptions): [RequestError, undefined] {
     const info: RequestInfo = { url: error.url, method: error.method };
     if (error.status >= SERVER_ERROR_MIN_STATUS && !opts.silent) {
-      safely(() => hooks.showServerError({ title: hooks.translate('core.request.systemException'), requestId: error.requestId, error }));
+      safely(() =>
+        hooks.showServerError({
+          title: hooks.translate('core.request.systemException'),
+          requestId: error.requestId,
+          error,
+        }),
+      );
     }
     if (error.status === 401 && opts.handleUnauthorized !== false) safely(() => hooks.onUnauthorized(error));
     if (shouldReport(error, info)) safely(() => hooks.report(error, info));
@@ -245,7 +252,8 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
       if (opts.signal.aborted) controller.abort();
       else opts.signal.addEventListener('abort', onCallerAbort, { once: true });
     }
-    const clientError = (status: number, message: string) => new RequestError({ status, message, url: fullUrl, method });
+    const clientError = (status: number, message: string) =>
+      new RequestError({ status, message, url: fullUrl, method });
 
     try {
       const doFetch = options.fetch ?? globalThis.fetch;
@@ -253,7 +261,8 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
       try {
         res = await doFetch(fullUrl, { method, headers, body, signal: controller.signal, credentials: 'include' });
       } catch (e) {
-        if (timedOut) return fail(clientError(CLIENT_STATUS.timeout, `timeout of ${opts.timeoutMs ?? timeoutMs}ms exceeded`), opts);
+        if (timedOut)
+          return fail(clientError(CLIENT_STATUS.timeout, `timeout of ${opts.timeoutMs ?? timeoutMs}ms exceeded`), opts);
         if (controller.signal.aborted) return fail(clientError(CLIENT_STATUS.aborted, 'request aborted'), opts);
         return fail(clientError(CLIENT_STATUS.network, e instanceof Error ? e.message : 'network error'), opts);
       }
@@ -261,7 +270,8 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
       try {
         parsed = await readBody(res);
       } catch (e) {
-        if (timedOut) return fail(clientError(CLIENT_STATUS.timeout, `timeout of ${opts.timeoutMs ?? timeoutMs}ms exceeded`), opts);
+        if (timedOut)
+          return fail(clientError(CLIENT_STATUS.timeout, `timeout of ${opts.timeoutMs ?? timeoutMs}ms exceeded`), opts);
         if (controller.signal.aborted) return fail(clientError(CLIENT_STATUS.aborted, 'request aborted'), opts);
         return fail(clientError(CLIENT_STATUS.network, e instanceof Error ? e.message : 'network error'), opts);
       }
@@ -276,7 +286,8 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
         return [null, parsed.data as T];
       }
       const data = parsed.ok ? parsed.data : parsed.text;
-      const message = pick(data, 'message') ?? (typeof data === 'string' && data ? data : res.statusText || `HTTP ${res.status}`);
+      const message =
+        pick(data, 'message') ?? (typeof data === 'string' && data ? data : res.statusText || `HTTP ${res.status}`);
       return fail(
         new RequestError({
           status: res.status,

@@ -25,20 +25,25 @@ describe('shouldReport ignore rules', () => {
     expect(shouldReport({ status: 401 }, get('/individual/proxy/me'))).toBe(true);
   });
 
-  it.each(['/uiless/api/featureFlags', '/api/feature-flags/user', '/uiless/api/introPointState', '/api/account/import', '/api/accountImport'])(
-    'ignores 403 for feature-flag, introPointState and account-import request %s',
-    (url) => {
-      expect(shouldReport({ status: 403 }, get(url))).toBe(false);
-      expect(shouldReport({ status: 500 }, get(url))).toBe(true);
-    },
-  );
+  it.each([
+    '/uiless/api/featureFlags',
+    '/api/feature-flags/user',
+    '/uiless/api/introPointState',
+    '/api/account/import',
+    '/api/accountImport',
+  ])('ignores 403 for feature-flag, introPointState and account-import request %s', (url) => {
+    expect(shouldReport({ status: 403 }, get(url))).toBe(false);
+    expect(shouldReport({ status: 500 }, get(url))).toBe(true);
+  });
 
-  it.each(['/users/ajax/v1/my/emails:bind', '/users/ajax/v1/my/emails:rebind', '/uiless/proxy/codeup/api/v3/user/keys', '/codeup/api/v3/user/keys/12'])(
-    'ignores 400 for e-mail bind and code-hosting key request %s',
-    (url) => {
-      expect(shouldReport({ status: 400 }, get(url))).toBe(false);
-    },
-  );
+  it.each([
+    '/users/ajax/v1/my/emails:bind',
+    '/users/ajax/v1/my/emails:rebind',
+    '/uiless/proxy/codeup/api/v3/user/keys',
+    '/codeup/api/v3/user/keys/12',
+  ])('ignores 400 for e-mail bind and code-hosting key request %s', (url) => {
+    expect(shouldReport({ status: 400 }, get(url))).toBe(false);
+  });
 
   it('ignores 402 for metric requests and 409 for project verify', () => {
     expect(shouldReport({ status: 402 }, get('/uiless/api/insight/metric/cards'))).toBe(false);
@@ -52,12 +57,18 @@ describe('shouldReport ignore rules', () => {
   });
 
   it('ignores the add-on describe failure code', () => {
-    expect(shouldReport({ status: 500, code: 'AS_ACK_ADDON_DESCRIBE_ADDONS_FAILED' }, get('/uiless/api/addons'))).toBe(false);
+    expect(shouldReport({ status: 500, code: 'AS_ACK_ADDON_DESCRIBE_ADDONS_FAILED' }, get('/uiless/api/addons'))).toBe(
+      false,
+    );
   });
 
   it("ignores a last-workspace update reporting 'update failed' but not other last-workspace failures", () => {
-    expect(shouldReport({ status: 500, message: 'update failed' }, get('/uiless/api/sdk/users/lastWorkspace', 'PUT'))).toBe(false);
-    expect(shouldReport({ status: 500, message: 'boom' }, get('/uiless/api/sdk/users/lastWorkspace', 'PUT'))).toBe(true);
+    expect(
+      shouldReport({ status: 500, message: 'update failed' }, get('/uiless/api/sdk/users/lastWorkspace', 'PUT')),
+    ).toBe(false);
+    expect(shouldReport({ status: 500, message: 'boom' }, get('/uiless/api/sdk/users/lastWorkspace', 'PUT'))).toBe(
+      true,
+    );
     expect(shouldReport({ status: 500, message: 'update failed' }, get('/individual/proxy/me', 'PUT'))).toBe(true);
   });
 

@@ -16,7 +16,15 @@ export class RequestError extends Error {
   /** The HTTP method that failed, for reporting. */
   method: string;
 
-  constructor(init: { status: number; message: string; url: string; method: string; code?: string; requestId?: string; data?: unknown }) {
+  constructor(init: {
+    status: number;
+    message: string;
+    url: string;
+    method: string;
+    code?: string;
+    requestId?: string;
+    data?: unknown;
+  }) {
     super(init.message);
     this.status = init.status;
     this.code = init.code;
@@ -37,9 +45,13 @@ export interface RequestInfo {
 
 /** Anything that may be reported: request errors, runtime errors, or plain objects. */
 export interface ReportableError {
+  /** HTTP status or client pseudo-status; absent for runtime errors. */
   status?: number;
+  /** Server error code, matched against the ignored codes. */
   code?: string;
+  /** Human message; some ignore rules match on it. */
   message?: string;
+  /** Stack trace; extension frames mark errors that are not ours. */
   stack?: string;
   /** Script URL of a runtime error (window.onerror's `filename`). */
   filename?: string;
@@ -92,7 +104,8 @@ export function shouldReport(error: ReportableError | null | undefined, request?
   if (typeof status === 'number' && IGNORED_STATUSES.includes(status)) return false;
   const url = request?.url ?? '';
   if (url) {
-    if (typeof status === 'number' && REPORT_IGNORE_RULES.some((r) => r.status === status && r.url.test(url))) return false;
+    if (typeof status === 'number' && REPORT_IGNORE_RULES.some((r) => r.status === status && r.url.test(url)))
+      return false;
     if (LAST_WORKSPACE.test(url) && UPDATE_FAILED.test(message)) return false;
   }
   return true;

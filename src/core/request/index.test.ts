@@ -15,7 +15,9 @@ describe('the app client', () => {
       appId: 'a1',
       organizationId: 'o1',
     })}</script>`;
-    const fetchMock = vi.fn(async () => new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } }));
+    const fetchMock = vi.fn(
+      async () => new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } }),
+    );
     vi.stubGlobal('fetch', fetchMock);
     const client = getRequestClient();
     expect(getRequestClient()).toBe(client);
@@ -25,6 +27,8 @@ describe('the app client', () => {
     expect(init.headers).toMatchObject({ 'X-CSRF-Token': 'c1', 'x-app-id': 'a1', 'x-tenant-id': 'o1' });
     setCurrentOrganizationId('o2');
     await client.get('/uiless/api/apps/1');
-    expect((fetchMock.mock.calls[1] as unknown as [string, RequestInit])[1].headers).toMatchObject({ 'x-tenant-id': 'o2' });
+    expect((fetchMock.mock.calls[1] as unknown as [string, RequestInit])[1].headers).toMatchObject({
+      'x-tenant-id': 'o2',
+    });
   });
 });

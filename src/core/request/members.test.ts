@@ -22,7 +22,11 @@ describe('member lookup', () => {
       { _userId: 'u1', name: 'Ann' },
       { _userId: 'u2', name: '' },
     ]);
-    expect(get).toHaveBeenCalledWith('/api/organizations/org-7/members/list', { userIds: ['u1', 'u2'] }, expect.objectContaining({ timeoutMs: 5000, silent: true }));
+    expect(get).toHaveBeenCalledWith(
+      '/api/organizations/org-7/members/list',
+      { userIds: ['u1', 'u2'] },
+      expect.objectContaining({ timeoutMs: 5000, silent: true }),
+    );
     expect(MEMBERS_TIMEOUT_MS).toBe(5000);
   });
 

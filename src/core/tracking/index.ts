@@ -1,3 +1,4 @@
+export * from './browser';
 export * from './limits';
 export * from './perf';
 export * from './queue';

@@ -14,11 +14,17 @@ export function isResourceSampled(random: () => number, limits: TrackingLimits =
 
 /** The part of a PerformanceResourceTiming the collector reads. */
 export interface ResourceLike {
+  /** Resource URL. */
   name: string;
+  /** Fetch duration in ms; compared with the slow threshold. */
   duration: number;
+  /** What loaded it (script, img, fetch…), for grouping. */
   initiatorType?: string;
+  /** Bytes on the wire; compared with the size threshold. */
   transferSize?: number;
+  /** Compressed body bytes (transferSize is 0 for cached or cross-origin entries). */
   encodedBodySize?: number;
+  /** Uncompressed body bytes. */
   decodedBodySize?: number;
 }
 
@@ -97,8 +103,14 @@ export function startPerfCollector(options: PerfCollectorOptions): PerfCollector
   const limits = options.limits ?? TRACKING_LIMITS;
   const schedule = options.schedule ?? realSchedule;
   const random = options.random ?? Math.random;
-  const perf = options.performance === undefined ? (typeof performance !== 'undefined' ? performance : null) : options.performance;
-  const PO = options.PerformanceObserver === undefined ? (typeof PerformanceObserver !== 'undefined' ? PerformanceObserver : null) : options.PerformanceObserver;
+  const perf =
+    options.performance === undefined ? (typeof performance !== 'undefined' ? performance : null) : options.performance;
+  const PO =
+    options.PerformanceObserver === undefined
+      ? typeof PerformanceObserver !== 'undefined'
+        ? PerformanceObserver
+        : null
+      : options.PerformanceObserver;
   const isLoaded = options.isLoaded ?? (() => typeof document === 'undefined' || document.readyState === 'complete');
   const cancels: Array<() => void> = [];
   const observers: PerformanceObserver[] = [];
@@ -122,11 +134,24 @@ export function startPerfCollector(options: PerfCollectorOptions): PerfCollector
 
   guard(() => {
     if (!PO) return;
-    const observe = (type: string, extra: Record<string, unknown>, keep: (e: PerformanceEntry) => boolean, kind: string) => {
+    const observe = (
+      type: string,
+      extra: Record<string, unknown>,
+      keep: (e: PerformanceEntry) => boolean,
+      kind: string,
+    ) => {
       try {
         const o = new PO((list) =>
           guard(() => {
-            const entries = list.getEntries().filter(keep).map((e) => ({ type: kind, name: truncate(e.name, limits.maxUrlLength), duration: Math.round(e.duration), startTime: Math.round(e.startTime) }));
+            const entries = list
+              .getEntries()
+              .filter(keep)
+              .map((e) => ({
+                type: kind,
+                name: truncate(e.name, limits.maxUrlLength),
+                duration: Math.round(e.duration),
+                startTime: Math.round(e.startTime),
+              }));
             for (const batch of toBatches(entries, limits.maxBatchEntries)) post(batch);
           }),
         );
@@ -151,7 +176,11 @@ export function startPerfCollector(options: PerfCollectorOptions): PerfCollector
           () =>
             guard(() => {
               const resources = (perf?.getEntriesByType('resource') ?? []) as unknown as ResourceLike[];
-              for (const batch of toBatches(resources.map((r) => summarizeResource(r, limits)), limits.maxBatchEntries)) post(batch);
+              for (const batch of toBatches(
+                resources.map((r) => summarizeResource(r, limits)),
+                limits.maxBatchEntries,
+              ))
+                post(batch);
             }),
           limits.resourceTimingDelayMs,
         ),

@@ -89,10 +89,11 @@ export function createLogQueue(options: LogQueueOptions): LogQueue {
         queue.push(entry);
         cap();
         if (queue.length >= limits.maxBatchEntries) void flush();
-        else if (!cancelTimer) cancelTimer = schedule(() => {
-          cancelTimer = undefined;
-          void flush();
-        }, limits.flushDelayMs);
+        else if (!cancelTimer)
+          cancelTimer = schedule(() => {
+            cancelTimer = undefined;
+            void flush();
+          }, limits.flushDelayMs);
       } catch {
         // logging must never break the app
       }

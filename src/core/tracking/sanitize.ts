@@ -31,7 +31,10 @@ export interface ErrorLog {
 }
 
 /** Applies the error caps. */
-export function sanitizeErrorLog(input: { message?: unknown; stack?: unknown; url?: unknown }, limits: TrackingLimits = TRACKING_LIMITS): ErrorLog {
+export function sanitizeErrorLog(
+  input: { message?: unknown; stack?: unknown; url?: unknown },
+  limits: TrackingLimits = TRACKING_LIMITS,
+): ErrorLog {
   return {
     message: truncate(input.message, limits.maxErrorMessageLength),
     stack: truncate(input.stack, limits.maxStackLength),
@@ -59,7 +62,15 @@ export interface ApiErrorLog {
 
 /** Applies the API-log caps. */
 export function sanitizeApiErrorLog(
-  input: { url?: unknown; method?: unknown; status?: unknown; message?: unknown; requestBody?: unknown; responseBody?: unknown; requestId?: unknown },
+  input: {
+    url?: unknown;
+    method?: unknown;
+    status?: unknown;
+    message?: unknown;
+    requestBody?: unknown;
+    responseBody?: unknown;
+    requestId?: unknown;
+  },
   limits: TrackingLimits = TRACKING_LIMITS,
 ): ApiErrorLog {
   return {

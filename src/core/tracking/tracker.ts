@@ -47,7 +47,10 @@ export interface Tracker {
   /** Logs a runtime error unless the ignore rules say otherwise; never throws. */
   error(error: ReportableError | unknown): void;
   /** Logs a failed API call (capped fields) unless the ignore rules say otherwise. */
-  apiError(error: ReportableError & { requestId?: string; data?: unknown }, request: RequestInfo & { body?: unknown }): void;
+  apiError(
+    error: ReportableError & { requestId?: string; data?: unknown },
+    request: RequestInfo & { body?: unknown },
+  ): void;
   /** Sends what is queued now (e.g. on page hide). */
   flush(): Promise<void>;
 }
@@ -99,9 +102,13 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
     },
     error(err) {
       guard(() => {
-        const e: ReportableError = err instanceof Error ? { message: err.message, stack: err.stack } : ((err ?? {}) as ReportableError);
+        const e: ReportableError =
+          err instanceof Error ? { message: err.message, stack: err.stack } : ((err ?? {}) as ReportableError);
         if (!shouldReport(e)) return;
-        queue.push({ ...base('error'), ...sanitizeErrorLog({ message: e.message, stack: e.stack, url: getUrl() }, limits) });
+        queue.push({
+          ...base('error'),
+          ...sanitizeErrorLog({ message: e.message, stack: e.stack, url: getUrl() }, limits),
+        });
       });
     },
     apiError(err, request) {

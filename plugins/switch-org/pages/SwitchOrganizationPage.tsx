@@ -1,0 +1,6 @@
+import { PagePlaceholder } from '../../../src/core/ui/PagePlaceholder';
+
+/** Placeholder until this page's own issue lands: names the page, shows no data. */
+export default function SwitchOrganizationPage() {
+  return <PagePlaceholder titleId="switch-org.page.title" />;
+}

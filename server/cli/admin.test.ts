@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runAdmin } from './admin';
+import { migrateToLatest, openDatabase } from '../db/index';
+import { LoginLockout } from '../auth/lockout';
+import { systemClock } from '../clock';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'account-cli-'));
+const env = { DATA_DIR: dir };
+const cheap = { memoryCost: 64, timeCost: 1, parallelism: 1 };
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runAdmin(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) }, cheap);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('admin CLI', () => {
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('creates organisations, installs apps, creates and lists users', async () => {
+    expect((await run('create-org', '--name', 'Acme')).code).toBe(0);
+    expect((await run('create-org', '--name', 'acme')).code).toBe(1);
+    expect((await run('install-app', '--org', 'Acme', '--app', 'codeup')).code).toBe(0);
+    const u = await run(
+      'create-user',
+      '--username',
+      'Alice',
+      '--password',
+      'Secret#123',
+      '--email',
+      'a@example.com',
+      '--org',
+      'Acme',
+      '--must-change-password',
+    );
+    expect(u.code).toBe(0);
+    expect(u.out).toContain('must change password');
+    expect((await run('create-user', '--username', 'alice', '--password', 'Secret#123')).err).toContain(
+      'already exists',
+    );
+    expect((await run('create-user', '--username', 'weak', '--password', 'short')).code).toBe(1);
+    const list = await run('list-users', '--json');
+    const users = JSON.parse(list.out);
+    expect(users).toEqual([
+      expect.objectContaining({ username: 'Alice', email: 'a@example.com', orgs: ['Acme'], must_change_password: 1 }),
+    ]);
+  });
+
+  it('unlocks a locked name', async () => {
+    const database = await openDatabase({ dataDir: dir });
+    await migrateToLatest(database.db);
+    const lockout = new LoginLockout(database.db, systemClock);
+    for (let i = 0; i < 5; i++) await lockout.recordFailure('alice');
+    expect(await lockout.isLocked('alice')).toBe(true);
+    expect((await run('unlock-user', '--username', 'ALICE')).out).toBe('unlocked ALICE');
+    expect(await lockout.isLocked('alice')).toBe(false);
+    await database.close();
+  });
+
+  it('explains usage mistakes', async () => {
+    expect((await run()).code).toBe(2);
+    expect((await run('create-user', '--username', 'x')).err).toContain('missing --password');
+    expect((await run('frobnicate')).err).toContain('unknown command');
+    expect((await run('create-org', '--bogus', 'x')).code).toBe(2);
+  });
+});

@@ -1,0 +1,41 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import type { Locale } from '../edition';
+import type { Registry } from '../plugin';
+import type { RequestClient } from '../request';
+import { SessionStore } from './SessionStore';
+
+/** The one store tree: core stores plus whatever each plugin's `createStores` adds. */
+export interface RootStore {
+  /** Signed-in user, installed apps, access flags and locale. */
+  session: SessionStore;
+  /** The request client the stores call through. */
+  client: RequestClient;
+  [pluginStore: string]: unknown;
+}
+
+/** Builds the root store, then lets every plugin add its stores; a key clash is a programming error. */
+export function createRootStore(registry: Registry, client: RequestClient, locale: Locale): RootStore {
+  const root: RootStore = { session: new SessionStore(client, locale), client };
+  for (const plugin of registry.plugins) {
+    const added = plugin.createStores?.(root) ?? {};
+    for (const [key, store] of Object.entries(added)) {
+      if (key in root) throw new Error(`plugin "${plugin.id}" adds store "${key}" which already exists`);
+      root[key] = store;
+    }
+  }
+  return root;
+}
+
+const StoresContext = createContext<RootStore | null>(null);
+
+/** Makes the root store reachable with `useStores()` below it. */
+export function StoresProvider({ value, children }: { value: RootStore; children: ReactNode }) {
+  return <StoresContext.Provider value={value}>{children}</StoresContext.Provider>;
+}
+
+/** The root store; plugins narrow it to their own stores with a type parameter. */
+export function useStores<T extends object = RootStore>(): RootStore & T {
+  const stores = useContext(StoresContext);
+  if (!stores) throw new Error('useStores() needs a StoresProvider above it');
+  return stores as RootStore & T;
+}

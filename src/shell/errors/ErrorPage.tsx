@@ -1,0 +1,77 @@
+import { Button, Result } from 'antd';
+import type { ResultStatusType } from 'antd/es/result';
+import { FormattedMessage } from 'react-intl';
+import { useSearchParams } from 'react-router-dom';
+
+/** Every error page the product shows, by the `type` the service or a guard redirects with. */
+export const ERROR_PAGES = {
+  '404': { status: '404', title: 'shell.error.notFound.title', description: 'shell.error.notFound.description' },
+  '500': { status: '500', title: 'shell.error.serverError.title', description: 'shell.error.serverError.description' },
+  'bad-param': {
+    status: 'warning',
+    title: 'shell.error.badParam.title',
+    description: 'shell.error.badParam.description',
+  },
+  'no-permission': {
+    status: '403',
+    title: 'shell.error.noPermission.title',
+    description: 'shell.error.noPermission.description',
+  },
+  'org-mismatch': {
+    status: 'warning',
+    title: 'shell.error.orgMismatch.title',
+    description: 'shell.error.orgMismatch.description',
+  },
+  'org-unreachable': {
+    status: 'warning',
+    title: 'shell.error.orgUnreachable.title',
+    description: 'shell.error.orgUnreachable.description',
+  },
+  'no-org': { status: 'info', title: 'shell.error.noOrg.title', description: 'shell.error.noOrg.description' },
+  'ip-restricted': {
+    status: '403',
+    title: 'shell.error.ipRestricted.title',
+    description: 'shell.error.ipRestricted.description',
+  },
+  'license-expired': {
+    status: 'warning',
+    title: 'shell.error.licenseExpired.title',
+    description: 'shell.error.licenseExpired.description',
+  },
+  'order-expired': {
+    status: 'warning',
+    title: 'shell.error.orderExpired.title',
+    description: 'shell.error.orderExpired.description',
+  },
+  'resource-not-in-org': {
+    status: 'warning',
+    title: 'shell.error.resourceNotInOrg.title',
+    description: 'shell.error.resourceNotInOrg.description',
+  },
+} as const satisfies Record<string, { status: ResultStatusType; title: string; description: string }>;
+
+/** A known error page type. */
+export type ErrorPageType = keyof typeof ERROR_PAGES;
+
+/** Picks the page for a `type` parameter; anything unknown shows the 404 page. */
+export function errorPageFor(type: string | null | undefined): (typeof ERROR_PAGES)[ErrorPageType] {
+  return type && Object.hasOwn(ERROR_PAGES, type) ? ERROR_PAGES[type as ErrorPageType] : ERROR_PAGES['404'];
+}
+
+/** One error page; `type` comes from the props or the `?type=` parameter. */
+export function ErrorPage({ type }: { type?: ErrorPageType }) {
+  const [params] = useSearchParams();
+  const page = errorPageFor(type ?? params.get('type'));
+  return (
+    <Result
+      status={page.status}
+      title={<FormattedMessage id={page.title} />}
+      subTitle={<FormattedMessage id={page.description} />}
+      extra={
+        <Button type="primary" href="/users/settings">
+          <FormattedMessage id="shell.error.back" />
+        </Button>
+      }
+    />
+  );
+}

@@ -1,0 +1,43 @@
+import { expect, test } from '@playwright/test';
+import { E2E_USERS, signIn } from './fixtures';
+
+// Sign-in through the real page and service.
+test('a wrong password is refused with the catalogue message, then the right one signs in', async ({ page }) => {
+  await page.goto('/users/login');
+  await page.locator('#username').fill(E2E_USERS.login.username);
+  await page.locator('#password').fill('Wrong@pass1');
+  await page.locator('button[type="submit"]').click();
+  await expect(page.getByRole('alert')).toContainText(/账号或密码错误|Account or password incorrect/);
+  await page.locator('#password').fill(E2E_USERS.login.password);
+  await page.locator('button[type="submit"]').click();
+  await expect(page).toHaveURL(/\/users\/settings\/profile$/);
+});
+
+test('after sign-in it follows a safe next URL and ignores a foreign one', async ({ page }) => {
+  await signIn(page, E2E_USERS.login, '/users/settings/personalAccessToken');
+  await expect(page).toHaveURL(/\/users\/settings\/personalAccessToken$/);
+  await page.goto('about:blank');
+  await page.context().clearCookies();
+  await signIn(page, E2E_USERS.login, 'https://evil.example/steal');
+  await expect(page).toHaveURL(/\/users\/settings\/profile$/);
+});
+
+test('a flagged account must change its password before going on', async ({ page }, info) => {
+  test.skip(info.project.name !== 'vpc', 'one edition is enough: the account changes');
+  await page.goto('/users/login');
+  await page.locator('#username').fill(E2E_USERS.forced.username);
+  await page.locator('#password').fill(E2E_USERS.forced.password);
+  await page.locator('button[type="submit"]').click();
+  const fresh = 'Fresh@pass2';
+  await page.locator('#password').fill('short');
+  await page.locator('#confirm').fill('short');
+  await page.locator('button[type="submit"]').click();
+  await expect(page.getByText(/至少 8|at least 8/)).toBeVisible();
+  await page.locator('#password').fill(fresh);
+  await page.locator('#confirm').fill(fresh);
+  await page.locator('button[type="submit"]').click();
+  await expect(page).toHaveURL(/\/users\/settings\/profile$/);
+  await page.goto('about:blank');
+  await page.context().clearCookies();
+  await signIn(page, { username: E2E_USERS.forced.username, password: fresh });
+});

@@ -1,0 +1,65 @@
+import { expect, test } from '@playwright/test';
+import { E2E_USERS, signIn } from './fixtures';
+
+// The frame a signed-in user sees, per edition: menu rules, redirects, fallback, side bar, language.
+const zhEditions = ['vpc', 'aliyun', 'dedicated'];
+const menus: Record<string, string[]> = {
+  // E2E Org has code hosting but not packages: SSH shows, the artifact credential does not.
+  default: ['profile', 'personalAccessToken', 'ssh', 'third-party'],
+  global: ['profile', 'personalAccessToken', 'ssh'],
+};
+const titles = { zh: '个人设置', en: 'Personal Settings' };
+
+test('signs in through the login page and shows the edition’s settings shell', async ({ page }, info) => {
+  const edition = info.project.name;
+  const zh = zhEditions.includes(edition);
+  await signIn(page, E2E_USERS.shell);
+  await expect(page).toHaveURL(/\/users\/settings\/profile$/);
+  await expect(page.locator('html')).toHaveAttribute('lang', zh ? 'zh-CN' : 'en');
+  await expect(page.locator('#settings-title')).toHaveText(zh ? titles.zh : titles.en);
+  const keys = await page
+    .locator('[data-menu-key]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-key')));
+  expect(keys).toEqual(menus[edition] ?? menus.default);
+
+  // An unknown sidebar key lands on the first permitted section.
+  await page.goto('/users/settings/no-such-section');
+  await expect(page).toHaveURL(/\/users\/settings\/profile$/);
+  // A section the menu rule hides is not reachable by URL either.
+  await page.goto('/users/settings/packagesCredential');
+  await expect(page).toHaveURL(/\/users\/settings\/profile$/);
+
+  // Any unknown path shows the fallback page.
+  await page.goto('/users/no/such/page');
+  await expect(page.getByText(zh ? '页面不存在' : 'Page not found', { exact: true })).toBeVisible();
+});
+
+test('the side bar closes below 1280 px and can be toggled', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, E2E_USERS.shell);
+  const sider = page.getByTestId('shell-sider');
+  await expect(sider).toHaveAttribute('data-collapsed', 'false');
+  await page.setViewportSize({ width: 1279, height: 800 });
+  await expect(sider).toHaveAttribute('data-collapsed', 'true');
+  await page.getByTestId('sider-toggle').click();
+  await expect(sider).toHaveAttribute('data-collapsed', 'false');
+  await page.setViewportSize({ width: 1400, height: 800 });
+  await page.setViewportSize({ width: 1000, height: 800 });
+  await expect(sider).toHaveAttribute('data-collapsed', 'true');
+});
+
+test('switching language changes the page at once and is remembered', async ({ page }, info) => {
+  const zh = zhEditions.includes(info.project.name);
+  await signIn(page, E2E_USERS.shell);
+  const title = page.locator('#settings-title');
+  await expect(title).toHaveText(zh ? titles.zh : titles.en);
+  await page.getByTestId('language-switch').click();
+  await page.getByRole('menuitem', { name: zh ? 'English' : '简体中文' }).click();
+  await expect(title).toHaveText(zh ? titles.en : titles.zh);
+  await expect(page.locator('html')).toHaveAttribute('lang', zh ? 'en' : 'zh-CN');
+  await page.reload();
+  await expect(title).toHaveText(zh ? titles.en : titles.zh);
+  await page.getByTestId('language-switch').click();
+  await page.getByRole('menuitem', { name: zh ? '简体中文' : 'English' }).click();
+  await expect(title).toHaveText(zh ? titles.zh : titles.en);
+});

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, seedOrg, seedUser, startTestServer, type TestServer } from '../fixtures/server/harness';
+import { renderIndexHtml } from '../../server/html/render';
+
+function expectSecurityHeaders(h: Headers) {
+  expect(h.get('x-content-type-options')).toBe('nosniff');
+  expect(h.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  const csp = h.get('content-security-policy') ?? '';
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+  expect(h.get('x-request-id')).toBeTruthy();
+}
+
+describe('security headers and the served web app', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+    await seedOrg(s.ctx, 'Acme');
+    await seedUser(s.ctx, { username: 'alice', password: 'Secret#123', org: 'Acme' });
+  });
+  afterAll(() => s.close());
+
+  it('API answers carry the security headers and no-store', async () => {
+    for (const p of ['/individual/proxy/me', '/users/ajax/users/alice/check', '/users/ajax/nothing']) {
+      const a = await new Client(s.url).req('GET', p);
+      expectSecurityHeaders(a.headers);
+      expect(a.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
+  it('app routes get index.html with a per-response nonce, a nonce-only CSP and the page config', async () => {
+    const c = new Client(s.url);
+    const anon = await c.req('GET', '/users/login');
+    expect(anon.status).toBe(200);
+    expect(anon.headers.get('content-type')).toMatch(/text\/html/);
+    expect(anon.headers.get('cache-control')).toBe('no-store');
+    expectSecurityHeaders(anon.headers);
+    const csp = anon.headers.get('content-security-policy')!;
+    const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(csp)![1];
+    expect(csp).toContain(`style-src 'self' 'nonce-${nonce}'`);
+    expect(anon.text).not.toContain('CSP_NONCE_PLACEHOLDER');
+    expect(anon.text).toContain(`<script defer nonce="${nonce}" src=`);
+    const tag = /<script id="page-config" type="application\/json" nonce="([^"]+)">([^<]*)<\/script>/.exec(anon.text)!;
+    expect(tag[1]).toBe(nonce);
+    const config = JSON.parse(tag[2]);
+    expect(config).toMatchObject({ env: 'vpc', orgId: '', organizationId: '' });
+    expect(config.csrfToken).toBeUndefined();
+
+    await c.login('alice', 'Secret#123');
+    const signed = await c.req('GET', '/users/settings/profile');
+    const cfg = JSON.parse(/<script id="page-config"[^>]*>([^<]*)<\/script>/.exec(signed.text)![1]);
+    expect(cfg.csrfToken).toBe(c.csrf);
+    expect(cfg.orgId).toMatch(/^[0-9a-f]{24}$/);
+    expect(cfg.organizationId).toBe(cfg.orgId);
+    const again = await c.req('GET', '/users/settings/profile');
+    expect(again.headers.get('content-security-policy')).not.toBe(signed.headers.get('content-security-policy'));
+  });
+
+  it('history fallback covers /users, /login and /sso routes; / redirects to the settings', async () => {
+    for (const p of ['/users/settings', '/users/switch/organization', '/login/errors', '/sso/login']) {
+      const a = await new Client(s.url).req('GET', p);
+      expect(a.status, p).toBe(200);
+      expect(a.text).toContain('id="container"');
+    }
+    const root = await new Client(s.url).req('GET', '/');
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/users/settings');
+  });
+
+  it('hashed assets are cached for a year, other files revalidate, the raw template is not served', async () => {
+    const js = await new Client(s.url).req('GET', '/static/js/index.1a2b3c4d.js');
+    expect(js.status).toBe(200);
+    expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expectSecurityHeaders(js.headers);
+    const robots = await new Client(s.url).req('GET', '/robots.txt');
+    expect(robots.headers.get('cache-control')).toBe('no-cache');
+    expect((await new Client(s.url).req('GET', '/index.html')).status).toBe(404);
+    expect((await new Client(s.url).req('GET', '/static/js/missing.js')).json.code).toBe('NotFound');
+  });
+
+  it('serves the OpenAPI document and its browser at /api/docs', async () => {
+    const doc = await new Client(s.url).req('GET', '/api/docs/json');
+    expect(doc.status).toBe(200);
+    expect(Object.keys(doc.json.paths)).toEqual(
+      expect.arrayContaining([
+        '/users/ajax/login',
+        '/individual/proxy/me',
+        '/oapi/v1/platform/user',
+        '/uiless/api/apps:search',
+      ]),
+    );
+    const ui = await new Client(s.url).req('GET', '/api/docs');
+    expect(ui.status).toBe(200);
+    expectSecurityHeaders(ui.headers);
+  });
+});
+
+describe('page config rendering', () => {
+  it('cannot be broken out of by a value containing </script>', () => {
+    const html = renderIndexHtml(
+      '<script id="page-config" type="application/json">{}</script><script nonce="CSP_NONCE_PLACEHOLDER"></script>',
+      { appId: 'a', orgId: '</script><script>alert(1)</script>', env: 'vpc', host: 'h', organizationId: '$&' },
+      'NONCE',
+    );
+    expect(html).not.toContain('</script><script>alert');
+    expect(html).toContain('\\u003c/script\\u003e');
+    expect(html.match(/nonce="NONCE"/g)).toHaveLength(2);
+    const json = /<script id="page-config"[^>]*>([^<]*)<\/script>/.exec(html)![1];
+    expect(JSON.parse(json).orgId).toBe('</script><script>alert(1)</script>');
+    expect(JSON.parse(json).organizationId).toBe('$&');
+  });
+});
