@@ -11,5 +11,12 @@ export default definePlugin({
       load: () => import(/* webpackChunkName: "plugin-profile" */ './pages/ProfilePage'),
     },
   ],
+  routes: [
+    {
+      path: '/users/emails',
+      frame: 'bare',
+      load: () => import(/* webpackChunkName: "plugin-profile-emails" */ './pages/EmailVerifyPage'),
+    },
+  ],
   messages: { zh_CN, en_US },
 });

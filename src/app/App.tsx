@@ -6,7 +6,7 @@ import 'dayjs/locale/zh-cn';
 import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect, useMemo, type ComponentType } from 'react';
 import { IntlProvider } from 'react-intl';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { Authorized } from '../core/access';
 import { edition } from '../core/edition';
 import coreEn from '../core/messages/en_US.json';
@@ -21,6 +21,13 @@ import shellZh from '../shell/messages/zh_CN.json';
 
 const SettingsShell = lazy(() => import(/* webpackChunkName: "shell-settings" */ '../shell/SettingsShell'));
 const NotFoundPage = lazy(() => import(/* webpackChunkName: "shell-not-found" */ '../shell/NotFoundPage'));
+
+/** Sends a page view for every route change (the tracker waits 500 ms for the page to settle). */
+function PageViews({ stores }: { stores: RootStore }) {
+  const { pathname } = useLocation();
+  useEffect(() => stores.tracker.pageView(pathname), [pathname, stores.tracker]);
+  return null;
+}
 
 /** Props of the root component. */
 export interface AppProps {
@@ -69,8 +76,9 @@ export const App = observer(function App({ registry, stores, nonce }: AppProps) 
         theme={{ token: { colorPrimary: edition.brand.color, colorLink: edition.brand.color } }}
       >
         <StoresProvider value={stores}>
-          <ErrorBoundary variant="page">
+          <ErrorBoundary variant="page" onError={(error) => stores.tracker.error(error)}>
             <BrowserRouter>
+              <PageViews stores={stores} />
               <Suspense fallback={null}>
                 <Routes>
                   <Route path="/users/settings" element={<Navigate to="/users/settings/profile" replace />} />

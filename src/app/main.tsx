@@ -7,6 +7,7 @@ import { createRegistry } from '../core/plugin';
 import { configureRequestClient } from '../core/request';
 import { createRootStore } from '../core/stores/root';
 import { App } from './App';
+import { startAppTracking } from './tracking';
 import './global.css';
 
 const registry = createRegistry(editionPlugins);
@@ -19,6 +20,6 @@ const client = configureRequestClient({
 });
 const locale = resolveLocale(document.cookie, edition.locale.default);
 document.documentElement.lang = locale === 'zh_CN' ? 'zh-CN' : 'en';
-const stores = createRootStore(registry, client, locale);
+const stores = createRootStore(registry, client, locale, (session) => startAppTracking(session, client));
 const container = document.getElementById('container');
 if (container) createRoot(container).render(<App registry={registry} stores={stores} nonce={config.nonce} />);

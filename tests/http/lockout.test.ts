@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client, seedUser, startTestServer, withoutRequestId, type TestServer } from '../fixtures/server/harness';
 
 const HOUR = 60 * 60 * 1000;
@@ -34,6 +34,19 @@ describe('sign-in lockout', () => {
       withoutRequestId((await new Client(s.url).req('GET', `/users/ajax/users/${n}/check`)).json);
     expect(await check('alice')).toEqual(await check('ghost'));
     expect(await check('alice')).toEqual({ locked: true, need_captcha: false });
+  });
+
+  it('spends an argon2 check on unknown names too, so timing does not reveal them', async () => {
+    const dummy = vi.spyOn(s.ctx.hasher, 'dummyVerify');
+    const real = vi.spyOn(s.ctx.hasher, 'verify');
+    await attempt(s, 'no-such-user-x', 'Wrong#999');
+    expect(dummy).toHaveBeenCalledTimes(1);
+    await attempt(s, 'frank', 'Wrong#999');
+    expect(dummy).toHaveBeenCalledTimes(1);
+    expect(real.mock.calls.length).toBeGreaterThanOrEqual(2);
+    dummy.mockRestore();
+    real.mockRestore();
+    await s.ctx.lockout.unlock('frank');
   });
 
   it('counts exactly under 20 parallel attempts and unlocks after one hour', async () => {

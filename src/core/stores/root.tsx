@@ -2,6 +2,7 @@ import { createContext, useContext, type ReactNode } from 'react';
 import type { Locale } from '../edition';
 import type { Registry } from '../plugin';
 import type { RequestClient } from '../request';
+import type { Tracker } from '../tracking';
 import { SessionStore } from './SessionStore';
 
 /** The one store tree: core stores plus whatever each plugin's `createStores` adds. */
@@ -10,12 +11,20 @@ export interface RootStore {
   session: SessionStore;
   /** The request client the stores call through. */
   client: RequestClient;
+  /** Usage tracking: `tracker.capture(action, page, params)`. */
+  tracker: Tracker;
   [pluginStore: string]: unknown;
 }
 
 /** Builds the root store, then lets every plugin add its stores; a key clash is a programming error. */
-export function createRootStore(registry: Registry, client: RequestClient, locale: Locale): RootStore {
-  const root: RootStore = { session: new SessionStore(client, locale), client };
+export function createRootStore(
+  registry: Registry,
+  client: RequestClient,
+  locale: Locale,
+  track: (session: SessionStore) => Tracker,
+): RootStore {
+  const session = new SessionStore(client, locale);
+  const root: RootStore = { session, client, tracker: track(session) };
   for (const plugin of registry.plugins) {
     const added = plugin.createStores?.(root) ?? {};
     for (const [key, store] of Object.entries(added)) {

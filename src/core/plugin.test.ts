@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { createRegistry, definePlugin, RegistryError, type PluginDefinition } from './plugin';
+
+const page = () => Promise.resolve({ default: () => null });
+const plugin = (over: Partial<PluginDefinition>): PluginDefinition =>
+  definePlugin({ id: 'a', messages: { zh_CN: {}, en_US: {} }, ...over });
+
+describe('plugin registry', () => {
+  it('indexes sections, routes and merged messages per locale', () => {
+    const r = createRegistry([
+      plugin({
+        id: 'a',
+        settingsSections: [{ key: 'profile', messageId: 'a.t', load: page }],
+        messages: { zh_CN: { 'a.t': '甲' }, en_US: { 'a.t': 'A' } },
+      }),
+      plugin({
+        id: 'b',
+        routes: [{ path: '/users/login', load: page }],
+        messages: { zh_CN: { 'b.t': '乙' }, en_US: { 'b.t': 'B' } },
+      }),
+    ]);
+    expect(r.section('profile')?.messageId).toBe('a.t');
+    expect(r.section('nope')).toBeUndefined();
+    expect(r.routes.map((x) => x.path)).toEqual(['/users/login']);
+    expect(r.messages('en_US')).toEqual({ 'a.t': 'A', 'b.t': 'B' });
+    expect(r.messages('zh_CN')).toEqual({ 'a.t': '甲', 'b.t': '乙' });
+  });
+
+  it('rejects duplicate ids, section keys, routes and message ids', () => {
+    expect(() => createRegistry([plugin({ id: 'x' }), plugin({ id: 'x' })])).toThrow(RegistryError);
+    const sec = { key: 'ssh', messageId: 'm', load: page };
+    expect(() =>
+      createRegistry([plugin({ id: 'x', settingsSections: [sec] }), plugin({ id: 'y', settingsSections: [sec] })]),
+    ).toThrow('duplicate settings section key "ssh"');
+    const route = { path: '/users/x', load: page };
+    expect(() => createRegistry([plugin({ id: 'x', routes: [route] }), plugin({ id: 'y', routes: [route] })])).toThrow(
+      'duplicate route "/users/x"',
+    );
+    const m = { zh_CN: { k: '1' }, en_US: { k: '1' } };
+    expect(() => createRegistry([plugin({ id: 'x', messages: m }), plugin({ id: 'y', messages: m })])).toThrow(
+      'message id "k" of plugin "y" is already defined by "x"',
+    );
+  });
+});
