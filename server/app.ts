@@ -134,7 +134,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       log: app.log,
     }),
     secureCookies: !!opts.publicUrl?.startsWith('https:'),
-    sessions: new SessionStore(database.db, clock),
+    sessions: new SessionStore(database.db, clock, database.sqlite),
     lockout: new LoginLockout(database.db, clock),
   };
   app.decorate('ctx', ctx);

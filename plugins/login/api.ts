@@ -1,4 +1,3 @@
-import { getUmidToken } from '../../src/core/captcha';
 import type { RequestClient } from '../../src/core/request';
 
 /** What a successful sign-in answers. */
@@ -21,14 +20,17 @@ export function loginApi(client: RequestClient) {
         { handleUnauthorized: false, silent: false },
       ),
     /** The forced change after sign-in, with the device headers the suite sends. */
-    changePassword: (csrfToken: string, newPassword: string, oldPassword?: string) =>
-      client.put<{ success: boolean }>(
+    changePassword: async (csrfToken: string, newPassword: string, oldPassword?: string) => {
+      // The fingerprint code (crypto) loads only when a password is actually changed.
+      const { getUmidToken } = await import(/* webpackChunkName: "core-captcha" */ '../../src/core/captcha');
+      return client.put<{ success: boolean }>(
         '/users/ajax/v1/my/password',
         oldPassword ? { new_password: newPassword, old_password: oldPassword } : { new_password: newPassword },
         {
           handleUnauthorized: false,
           headers: { 'X-CSRF-Token': csrfToken, user_agent: navigator.userAgent, 'umid-token': getUmidToken() },
         },
-      ),
+      );
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { CompiledQuery, Kysely } from 'kysely';
+import type SQLite from 'better-sqlite3';
 import type { Clock } from '../clock';
 import type { DB } from '../db/schema';
 import type { RequestSession, SessionUser } from '../context';
@@ -34,10 +35,12 @@ type LookupRow = SessionUser & { csrf_token: string; session_created_at: number;
 /** Database-backed sessions: the cookie holds 256 random bits, the table holds only their SHA-256. */
 export class SessionStore {
   private readonly lookup: CompiledQuery;
+  private readonly fastLookup?: (idHash: string) => LookupRow | undefined;
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
+    sqlite?: SQLite.Database,
   ) {
     // The lookup runs on every request: compile it once and only swap the parameter.
     this.lookup = db
@@ -51,6 +54,11 @@ export class SessionStore {
       ])
       .where('sessions.id_hash', '=', '')
       .compile();
+    if (sqlite) {
+      // Same SQL, run synchronously: a single-row read by primary key needs no async round trip.
+      const stmt = sqlite.prepare<[string], LookupRow>(this.lookup.sql);
+      this.fastLookup = (idHash) => stmt.get(idHash);
+    }
   }
 
   /** Starts a session for a user; returns the raw cookie value (shown once) and the CSRF token. */
@@ -70,8 +78,9 @@ export class SessionStore {
   async load(rawId: string): Promise<RequestSession | null> {
     if (!rawId || rawId.length > 100) return null;
     const idHash = sha256(rawId);
-    const query = { ...this.lookup, parameters: [idHash] } as CompiledQuery<LookupRow>;
-    const row = (await this.db.executeQuery(query)).rows[0];
+    const row = this.fastLookup
+      ? this.fastLookup(idHash)
+      : (await this.db.executeQuery({ ...this.lookup, parameters: [idHash] } as CompiledQuery<LookupRow>)).rows[0];
     if (!row) return null;
     const now = this.clock.now().getTime();
     if (now - row.last_seen_at >= IDLE_TIMEOUT_MS || now - row.session_created_at >= ABSOLUTE_TIMEOUT_MS) {

@@ -15,6 +15,11 @@ export interface Database {
   db: Kysely<DB>;
   /** Engine behind `db`. */
   dialect: DialectName;
+  /**
+   * The raw SQLite handle, for the few per-request point reads where Kysely's async pipeline
+   * costs more than the read itself (see SessionStore). Undefined on PostgreSQL.
+   */
+  sqlite?: SQLite.Database;
   /** Closes connections (and the SQLite file). */
   close(): Promise<void>;
 }
@@ -71,7 +76,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
 }
 
 /**

@@ -1,10 +1,9 @@
 import { ConfigProvider } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
+import type { Locale as AntdLocale } from 'antd/es/locale';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { observer } from 'mobx-react-lite';
-import { lazy, Suspense, useEffect, useMemo, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { IntlProvider } from 'react-intl';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { Authorized } from '../core/access';
@@ -13,14 +12,34 @@ import coreEn from '../core/messages/en_US.json';
 import coreZh from '../core/messages/zh_CN.json';
 import type { PluginRoute, Registry } from '../core/plugin';
 import { StoresProvider, type RootStore } from '../core/stores/root';
-import { AppLayout } from '../shell/AppLayout';
-import { LoginErrorsPage, UsersErrorsPage } from '../shell/ErrorRoutes';
 import { ErrorBoundary } from '../shell/errors/ErrorBoundary';
 import shellEn from '../shell/messages/en_US.json';
 import shellZh from '../shell/messages/zh_CN.json';
 
 const SettingsShell = lazy(() => import(/* webpackChunkName: "shell-settings" */ '../shell/SettingsShell'));
 const NotFoundPage = lazy(() => import(/* webpackChunkName: "shell-not-found" */ '../shell/NotFoundPage'));
+const FramedPage = lazy(() => import(/* webpackChunkName: "shell-frame" */ '../shell/FramedPage'));
+const UsersErrorsPage = lazy(() => import(/* webpackChunkName: "shell-errors" */ '../shell/ErrorRoutes'));
+const LoginErrorsPage = lazy(() =>
+  import(/* webpackChunkName: "shell-errors" */ '../shell/ErrorRoutes').then((m) => ({ default: m.LoginErrorsPage })),
+);
+
+/** antd's texts (pagination, date picker…) in the app locale, fetched on demand to keep both out of the initial bundle. */
+function useAntdLocale(locale: 'zh_CN' | 'en_US'): AntdLocale | undefined {
+  const [loaded, setLoaded] = useState<AntdLocale>();
+  useEffect(() => {
+    let live = true;
+    const load =
+      locale === 'zh_CN'
+        ? import(/* webpackChunkName: "antd-locale-zh" */ 'antd/es/locale/zh_CN')
+        : import(/* webpackChunkName: "antd-locale-en" */ 'antd/es/locale/en_US');
+    load.then((m) => live && setLoaded(m.default)).catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [locale]);
+  return loaded;
+}
 
 /** Sends a page view for every route change (the tracker waits 500 ms for the page to settle). */
 function PageViews({ stores }: { stores: RootStore }) {
@@ -44,7 +63,7 @@ function routeElement(route: PluginRoute, Page: ComponentType) {
       <Page />
     </Authorized>
   );
-  return route.frame === 'bare' ? page : <AppLayout>{page}</AppLayout>;
+  return route.frame === 'bare' ? page : <FramedPage>{page}</FramedPage>;
 }
 
 /** Root: stores, locale, theme from the brand colour, and every route of the product. */
@@ -59,6 +78,7 @@ export const App = observer(function App({ registry, stores, nonce }: AppProps) 
     }),
     [locale, registry],
   );
+  const antdLocale = useAntdLocale(locale);
   const pages = useMemo(() => registry.routes.map((r) => [r, lazy(r.load)] as const), [registry]);
   useEffect(() => {
     dayjs.locale(locale === 'zh_CN' ? 'zh-cn' : 'en');
@@ -71,7 +91,7 @@ export const App = observer(function App({ registry, stores, nonce }: AppProps) 
   return (
     <IntlProvider locale={locale === 'zh_CN' ? 'zh-CN' : 'en-US'} messages={messages} defaultLocale="zh-CN">
       <ConfigProvider
-        locale={locale === 'zh_CN' ? zhCN : enUS}
+        locale={antdLocale}
         csp={nonce ? { nonce } : undefined}
         theme={{ token: { colorPrimary: edition.brand.color, colorLink: edition.brand.color } }}
       >

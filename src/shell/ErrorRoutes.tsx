@@ -2,7 +2,7 @@ import { AppLayout } from './AppLayout';
 import { ErrorPage } from './errors/ErrorPage';
 
 /** `/users/errors`: an error page inside the product frame (the extra wrapper). */
-export function UsersErrorsPage() {
+export default function UsersErrorsPage() {
   return (
     <AppLayout>
       <ErrorPage />

@@ -1,4 +1,3 @@
-import { notification } from 'antd';
 import zhCN from '../messages/zh_CN.json';
 import { CLIENT_STATUS, REQUEST_TIMEOUT_MS, SERVER_ERROR_MIN_STATUS, UILESS_MARKER } from './constants';
 import { RequestError, shouldReport, type RequestInfo } from './errors';
@@ -101,7 +100,12 @@ export function defaultTranslate(id: string): string {
 
 /** Default ≥500 display: an antd notification titled in the app locale with the requestId as content. */
 export function defaultShowServerError({ title, requestId }: ServerErrorNotice): void {
-  notification.error({ title, description: requestId, key: 'core.request.serverError' });
+  // Loaded on first use so the notification code stays out of the initial bundle.
+  import(/* webpackChunkName: "core-notification" */ 'antd/es/notification')
+    .then(({ default: notification }) =>
+      notification.error({ title, description: requestId, key: 'core.request.serverError' }),
+    )
+    .catch(() => {});
 }
 
 function value<T>(v: T | (() => T) | undefined): T | undefined {

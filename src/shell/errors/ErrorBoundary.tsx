@@ -1,4 +1,3 @@
-import { Result } from 'antd';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { FullPageError } from './FullPageError';
@@ -31,6 +30,10 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, { failed: boole
   override render() {
     if (!this.state.failed) return this.props.children;
     if (this.props.variant === 'page') return <FullPageError />;
-    return <Result status="error" title={<FormattedMessage id="shell.error.boundary" />} />;
+    return (
+      <div role="alert" style={{ padding: '48px 24px', textAlign: 'center', fontSize: 16 }}>
+        <FormattedMessage id="shell.error.boundary" />
+      </div>
+    );
   }
 }
