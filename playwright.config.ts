@@ -36,7 +36,7 @@ export default defineConfig({
   })),
   webServer: E2E_EDITIONS.map((edition, i) => ({
     command: `npx tsx tests/e2e/serve.ts`,
-    env: { EDITION: edition, PORT: String(port(i)), HOST: '127.0.0.1' },
+    env: { ...(process.env as Record<string, string>), EDITION: edition, PORT: String(port(i)), HOST: '127.0.0.1' },
     url: `http://127.0.0.1:${port(i)}/users/login`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -139,7 +139,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   };
   app.decorate('ctx', ctx);
   // Expired sessions are refused on use; this only keeps the table small.
-  const purge = () => void ctx.sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
+  const purge = () =>
+    void ctx.sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
   const purgeTimer = setInterval(purge, 10 * 60 * 1000).unref();
   app.addHook('onReady', async () => purge());
   app.addHook('onClose', async () => {

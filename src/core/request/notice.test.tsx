@@ -4,8 +4,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultShowServerError, defaultTranslate } from './client';
 import { RequestError } from './errors';
 
-afterEach(() => {
-  notification.destroy();
+afterEach(async () => {
+  // Let antd's close animation and React's scheduled work finish before the DOM is torn down.
+  await act(async () => {
+    notification.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  });
 });
 
 describe('default server-error display', () => {
@@ -18,9 +22,12 @@ describe('default server-error display', () => {
         error,
       });
     });
-    await vi.waitFor(() => {
-      expect(document.body.textContent).toContain('系统异常，请重试');
-      expect(document.body.textContent).toContain('req-42');
-    });
+    await vi.waitFor(
+      () => {
+        expect(document.body.textContent).toContain('系统异常，请重试');
+        expect(document.body.textContent).toContain('req-42');
+      },
+      { timeout: 15000 },
+    ); // the notification code is imported on first use
   });
 });

@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', edition: 'vpc', dataDir: path.resolve('./data') });
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.smtpUrl).toBeUndefined();
+  });
+
+  it('falls back to vpc with a warning for an unknown edition', () => {
+    const warnings: string[] = [];
+    expect(loadConfig({ EDITION: 'nope' }, (m) => warnings.push(m)).edition).toBe('vpc');
+    expect(warnings.join()).toContain('nope');
+    expect(loadConfig({ EDITION: 'global' }).edition).toBe('global');
+  });
+
+  it('reports every invalid variable by name', () => {
+    let err: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SMTP_URL: 'http://mail', PUBLIC_URL: 'ftp://x' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const msg = (err as Error).message;
+    for (const name of ['PORT', 'DATABASE_URL', 'SMTP_URL', 'PUBLIC_URL']) expect(msg).toContain(name);
+  });
+
+  it('accepts PostgreSQL, SMTP and an https public URL', () => {
+    const c = loadConfig({
+      DATABASE_URL: 'postgres://u@127.0.0.1:5432/db',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      PUBLIC_URL: 'https://devops.example.com/',
+    });
+    expect(c.publicUrl).toBe('https://devops.example.com');
+    expect(c.databaseUrl).toMatch(/^postgres:/);
+  });
+});
