@@ -20,6 +20,7 @@ import { installPipeline } from './http/pipeline';
 import { installValidation } from './http/validation';
 import { registerWebApp } from './html/web-app';
 import { coreRoutes, MeSchema } from './routes/core';
+import { logRoutes } from './routes/logs';
 import { oapiRoutes } from './routes/oapi';
 import { pluginServers } from './plugin-servers';
 
@@ -176,6 +177,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   await app.register(coreRoutes);
   await app.register(oapiRoutes);
+  await app.register(logRoutes);
   for (const p of pluginServers) await app.register(p.routes);
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   await registerWebApp(app, ctx);

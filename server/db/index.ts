@@ -5,6 +5,9 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import type { DB } from './schema';
 import * as m001 from './migrations/001-initial';
+import * as m002 from './migrations/002-usage-logs';
+import * as m030 from './migrations/030-credentials';
+import * as m010 from './migrations/010-profile';
 
 /** Which engine a database runs on; a few statements differ (e.g. nothing yet, but callers may ask). */
 export type DialectName = 'sqlite' | 'postgres';
@@ -37,6 +40,9 @@ export interface DatabaseOptions {
 /** The versioned migrations, in order; the same list runs on both dialects. */
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
+  '002-usage-logs': m002,
+  '030-credentials': m030,
+  '010-profile': m010,
 };
 
 /** Opens the configured database with the durability settings the service relies on. */

@@ -25,6 +25,17 @@ export const en_US = {
   NoOrganizationPermission: 'You have no permission for this organization.',
   TooManyRequests: 'Too many requests, please try again later.',
   SystemError: 'System exception, please try again.',
+  ProfileEmailInvalid: 'The format of the email address is invalid.',
+  ProfileEmailAlreadyBound: 'The mailbox is already bound.',
+  ProfileEmailBindingStatusWrong: 'The current mailbox binding status is wrong.',
+  ProfileEmailActivateMismatch: 'The mailbox to activate does not match.',
+  ProfileEmailTokenMismatch: 'The token does not match.',
+  ProfileEmailTooFrequent: 'Too many emails were sent, please try again in one minute.',
+  ProfileEmailLinkExpired: 'The activation link has expired, please go to personal settings to reactivate.',
+  ProfileEmailSendFailed: 'An error occurred while sending the activation email.',
+  ProfileAvatarFormat: 'Upload failed, file format only supports JPG,JPEG,PNG,GIF.',
+  ProfileAvatarTooLarge: 'Upload failed, image size exceeds 1M.',
+  ProfileAvatarNotUploaded: 'The avatar must be an image uploaded to this service.',
 } as const;
 
 /** An error code the service can answer with; every catalogue defines every code. */

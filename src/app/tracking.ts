@@ -14,7 +14,8 @@ export const TRACKING_APP_NAME = 'account-settings';
 
 /** Starts usage tracking and the performance collector for this page; failures never reach the app. */
 export function startAppTracking(session: SessionStore, client: RequestClient): Tracker {
-  const send = createBeaconSender();
+  // fetch keepalive rather than sendBeacon: it can carry X-Requested-With, which the collector requires.
+  const send = createBeaconSender({ sendBeacon: null });
   const tracker = createTracker({
     send,
     getContext: () => ({
