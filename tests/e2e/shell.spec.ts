@@ -63,3 +63,24 @@ test('switching language changes the page at once and is remembered', async ({ p
   await page.getByRole('menuitem', { name: zh ? '简体中文' : 'English' }).click();
   await expect(title).toHaveText(zh ? titles.zh : titles.en);
 });
+
+test('when app permissions fail to load, a full-page result offers a retry that reloads', async ({ page }, info) => {
+  test.skip(info.project.name !== 'vpc', 'the rule is edition-independent');
+  await signIn(page, E2E_USERS.shell);
+  await page.route('**/uiless/api/apps:search', (route) =>
+    route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: '{"status":500,"requestId":"r1","code":"SystemError","message":"x"}',
+    }),
+  );
+  await page.reload();
+  await expect(page.locator('.ant-result-title')).toHaveText('系统异常，请重试');
+  await expect(page.locator('[data-menu-key]')).toHaveCount(0);
+  await page.unroute('**/uiless/api/apps:search');
+  await page
+    .getByRole('button', { name: '重 试' })
+    .or(page.getByRole('button', { name: '重试' }))
+    .click();
+  await expect(page.locator('[data-menu-key="ssh"]')).toBeVisible();
+});
