@@ -6,6 +6,7 @@ import { DEFAULT_HASH_PARAMS, PasswordHasher, passwordRuleViolation, type HashPa
 import { LoginLockout } from '../auth/lockout';
 import { AccountError, createOrg, createUser, installApp, listUsers } from '../services/accounts';
 import { translate } from '../i18n/index';
+import { bindIdentity, IDENTITY_PROVIDERS, unbindIdentity, type IdentityProvider } from '../../plugins/third-party/server/service';
 
 /** Usage text printed by `help` and on mistakes. */
 export const USAGE = `Usage: npm run admin -- <command> [options]
@@ -15,6 +16,9 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
   install-app --org NAME --app APP          (APP: codeup, packages, lingma, …)
   unlock-user --username U                  (clears the sign-in lock of that name)
   list-users [--json]
+  bind-identity --username U --provider dingtalk|feishu|api --open-id X
+  bind-idp --username U --name N [--open-id X]     (identity source binding; open id defaults to U)
+  unbind-identity --username U --provider dingtalk|feishu|api|idp [--name N]
 
 The database is the one the service uses: DATA_DIR (default ./data) or DATABASE_URL.`;
 
@@ -50,6 +54,8 @@ export async function runAdmin(
         app: { type: 'string' },
         'must-change-password': { type: 'boolean' },
         json: { type: 'boolean' },
+        provider: { type: 'string' },
+        'open-id': { type: 'string' },
       },
     }));
   } catch (e) {
@@ -64,7 +70,7 @@ export async function runAdmin(
     }
     return names.map((n) => values[n] as string);
   };
-  const known = ['create-user', 'create-org', 'install-app', 'unlock-user', 'list-users'];
+  const known = ['create-user', 'create-org', 'install-app', 'unlock-user', 'list-users', 'bind-identity', 'bind-idp', 'unbind-identity'];
   if (!known.includes(command)) {
     io.err(`unknown command "${command}"\n\n${USAGE}`);
     return 2;
@@ -116,6 +122,40 @@ export async function runAdmin(
         if (!args) return 2;
         const had = await new LoginLockout(database.db, systemClock).unlock(args[0]);
         io.out(had ? `unlocked ${args[0]}` : `${args[0]} had no failed sign-ins; nothing to unlock`);
+        return 0;
+      }
+      case 'bind-identity': {
+        const args = need('username', 'provider', 'open-id');
+        if (!args) return 2;
+        if (args[1] === 'idp' || !IDENTITY_PROVIDERS.includes(args[1] as IdentityProvider)) {
+          io.err(`bind-identity: --provider must be dingtalk, feishu or api (use bind-idp for identity sources)`);
+          return 2;
+        }
+        const b = await bindIdentity(deps, { username: args[0], provider: args[1] as IdentityProvider, openId: args[2] });
+        io.out(`bound ${args[0]} to ${b.name} account ${b.open_id}`);
+        return 0;
+      }
+      case 'bind-idp': {
+        const args = need('username', 'name');
+        if (!args) return 2;
+        const b = await bindIdentity(deps, {
+          username: args[0],
+          provider: 'idp',
+          name: args[1],
+          openId: values['open-id'] as string | undefined,
+        });
+        io.out(`bound ${args[0]} to identity source ${b.name} as ${b.open_id}`);
+        return 0;
+      }
+      case 'unbind-identity': {
+        const args = need('username', 'provider');
+        if (!args) return 2;
+        if (!IDENTITY_PROVIDERS.includes(args[1] as IdentityProvider)) {
+          io.err(`unbind-identity: --provider must be one of ${IDENTITY_PROVIDERS.join(', ')}`);
+          return 2;
+        }
+        const n = await unbindIdentity(database.db, args[0], args[1] as IdentityProvider, values.name as string | undefined);
+        io.out(n ? `removed ${n} binding(s) of ${args[0]}` : `${args[0]} had no such binding; nothing removed`);
         return 0;
       }
       case 'list-users': {

@@ -6,8 +6,8 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from
 import type { DB } from './schema';
 import * as m001 from './migrations/001-initial';
 import * as m002 from './migrations/002-usage-logs';
-import * as m030 from './migrations/030-credentials';
 import * as m010 from './migrations/010-profile';
+import * as m030 from './migrations/030-credentials';
 
 /** Which engine a database runs on; a few statements differ (e.g. nothing yet, but callers may ask). */
 export type DialectName = 'sqlite' | 'postgres';
@@ -41,8 +41,8 @@ export interface DatabaseOptions {
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
   '002-usage-logs': m002,
-  '030-credentials': m030,
   '010-profile': m010,
+  '030-credentials': m030,
 };
 
 /** Opens the configured database with the durability settings the service relies on. */

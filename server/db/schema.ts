@@ -195,4 +195,7 @@ export interface DB {
   ssh_keys: SshKeysTable;
   packages_credentials: PackagesCredentialsTable;
   identities: IdentitiesTable;
+  email_tokens: EmailTokensTable;
+  email_send_throttle: EmailSendThrottleTable;
+  avatar_uploads: AvatarUploadsTable;
 }

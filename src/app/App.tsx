@@ -93,7 +93,9 @@ export const App = observer(function App({ registry, stores, nonce }: AppProps) 
       <ConfigProvider
         locale={antdLocale}
         csp={nonce ? { nonce } : undefined}
-        theme={{ token: { colorPrimary: edition.brand.color, colorLink: edition.brand.color } }}
+        theme={{
+          token: { colorPrimary: edition.brand.color, colorLink: edition.brand.color, colorInfo: edition.brand.color },
+        }}
       >
         <StoresProvider value={stores}>
           <ErrorBoundary variant="page" onError={(error) => stores.tracker.error(error)}>
