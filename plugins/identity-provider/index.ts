@@ -1,6 +1,7 @@
 import { definePlugin } from '../../src/core/plugin';
 import en_US from './messages/en_US.json';
 import zh_CN from './messages/zh_CN.json';
+import { IdentityProvidersStore } from './store';
 
 export default definePlugin({
   id: 'identity-provider',
@@ -12,4 +13,5 @@ export default definePlugin({
     },
   ],
   messages: { zh_CN, en_US },
+  createStores: (root) => ({ identityProviders: new IdentityProvidersStore(root.client) }),
 });

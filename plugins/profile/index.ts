@@ -1,7 +1,6 @@
 import { definePlugin } from '../../src/core/plugin';
 import en_US from './messages/en_US.json';
 import zh_CN from './messages/zh_CN.json';
-import { ProfileStore } from './store';
 
 export default definePlugin({
   id: 'profile',
@@ -20,5 +19,4 @@ export default definePlugin({
     },
   ],
   messages: { zh_CN, en_US },
-  createStores: (root) => ({ profile: new ProfileStore(root.client, root.session) }),
 });

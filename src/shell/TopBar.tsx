@@ -98,7 +98,7 @@ export const TopBar = observer(function TopBar() {
             }}
           >
             <Button type="text" aria-label={intl.formatMessage({ id: 'shell.header.account' })}>
-              <Avatar size={24} src={user.avatar || undefined} icon={<UserOutlined />} />
+              <Avatar size={24} src={user.avatar || undefined} icon={<UserOutlined />} alt="" />
               <span className="shell-hide-narrow">{user.name || user.username}</span>
             </Button>
           </Dropdown>

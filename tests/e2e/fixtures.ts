@@ -1,13 +1,24 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
 /** The organisation every e2e service starts with: code hosting installed, packages not. */
 export const E2E_ORG = { name: 'E2E Org', apps: ['codeup'] };
+
+/** A second organisation with the packages app, for the artifact-credential spec (its user works in it). */
+export const E2E_PACKAGES_ORG = { name: 'E2E Packages Org', apps: ['codeup', 'packages'] };
 
 /** Accounts seeded by tests/e2e/serve.ts; each spec that changes an account uses its own. */
 export const E2E_USERS = {
   shell: { username: 'shell', name: 'Shell User', password: 'Shell@pass1' },
   login: { username: 'login', name: 'Login User', password: 'Login@pass1' },
   forced: { username: 'forced', name: 'Forced User', password: 'Forced@pass1', mustChangePassword: true },
+  profile: { username: 'profile', name: 'Profile User', password: 'Profile@pass1' },
+  profilePassword: { username: 'profile-pw', name: 'Profile Password User', password: 'Profile@pass1' },
+  keys: { username: 'keys', name: 'Keys User', password: 'Keys@pass1' },
+  tokens: { username: 'tokens', name: 'Tokens User', password: 'Tokens@pass1' },
+  packages: { username: 'packages', name: 'Packages User', password: 'Packages@pass1', org: 'E2E Packages Org' },
 } as const;
 
 /** Signs in through the login page as a person would, and waits to land on the settings. */
@@ -17,4 +28,28 @@ export async function signIn(page: Page, user: { username: string; password: str
   await page.locator('#password').fill(user.password);
   await page.locator('button[type="submit"]').click();
   await expect(page).toHaveURL(/\/users\/settings\//);
+}
+
+/** One mail the e2e service sent, as its SMTP sink received it (body decoded, links pulled out). */
+export interface E2EMail {
+  to: string[];
+  subject: string;
+  text: string;
+  links: string[];
+}
+
+/** File in which tests/e2e/serve.ts publishes the port of its mail list for the service on `servicePort`. */
+export function mailApiPortFile(servicePort: number): string {
+  return path.join(os.tmpdir(), `e2e-mail-api-${servicePort}`);
+}
+
+/**
+ * Mails sent by the e2e service of `baseURL`. tests/e2e/serve.ts runs a real SMTP server on loopback
+ * (the service's SMTP_URL) and lists what it received at `http://127.0.0.1:<port>/mails?to=<address>`,
+ * the port being written to `mailApiPortFile(service port)`.
+ */
+export async function mailsTo(baseURL: string, to: string): Promise<E2EMail[]> {
+  const port = fs.readFileSync(mailApiPortFile(Number(new URL(baseURL).port)), 'utf8').trim();
+  const res = await fetch(`http://127.0.0.1:${port}/mails?to=${encodeURIComponent(to)}`);
+  return (await res.json()) as E2EMail[];
 }

@@ -1,6 +1,8 @@
-import { SectionPlaceholder } from '../../../src/core/ui/SectionPlaceholder';
+import { edition } from '../../../src/core/edition';
+import { LegacyTokensModal } from '../components/LegacyTokensModal';
+import { TokensPanel } from '../components/TokensPanel';
 
-/** Placeholder until this section's own issue lands: names the section, shows no data. */
+/** The personal-access-token section; editions with the legacy flag show the "v1" modal screen instead. */
 export default function AccessTokensPage() {
-  return <SectionPlaceholder titleId="access-tokens.sidebar.title" />;
+  return edition.features.legacyTokens ? <LegacyTokensModal /> : <TokensPanel />;
 }

@@ -8,11 +8,12 @@ import { EmailRow } from '../components/EmailRow';
 import { PasswordModal } from '../components/PasswordModal';
 import { ProfileRow } from '../components/ProfileRow';
 import type { ProfileLanguage } from '../contract';
-import type { ProfileResult, ProfileStore } from '../store';
+import { useProfileStore, type ProfileResult } from '../store';
 
 /** Personal information: login account, password, e-mail, language and avatar of the signed-in user. */
 const ProfilePage = observer(function ProfilePage() {
-  const { session, profile } = useStores<{ profile: ProfileStore }>();
+  const { session } = useStores();
+  const profile = useProfileStore();
   const intl = useIntl();
   const [messageApi, messageHolder] = message.useMessage();
   const [changingPassword, setChangingPassword] = useState(false);
@@ -49,7 +50,14 @@ const ProfilePage = observer(function ProfilePage() {
           <Typography.Text aria-label={intl.formatMessage({ id: 'profile.password.hidden' })}>••••••••</Typography.Text>
         </ProfileRow>
         <EmailRow store={profile} email={user.email} verified={user.email_verified} notify={notify} />
-        <ProfileRow testId="profile-language" label={<label htmlFor="profile-language-select"><FormattedMessage id="profile.language.label" /></label>}>
+        <ProfileRow
+          testId="profile-language"
+          label={
+            <label htmlFor="profile-language-select">
+              <FormattedMessage id="profile.language.label" />
+            </label>
+          }
+        >
           <Select<ProfileLanguage>
             id="profile-language-select"
             style={{ width: 220 }}

@@ -1,6 +1,175 @@
-import { SectionPlaceholder } from '../../../src/core/ui/SectionPlaceholder';
+import { PlusOutlined } from '@ant-design/icons';
+import { Alert, Button, Empty, message, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { observer } from 'mobx-react-lite';
+import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { edition } from '../../../src/core/edition';
+import { EMPTY_PLACEHOLDER, formatDateTime } from '../../../src/core/i18n/format';
+import { useStores } from '../../../src/core/stores/root';
+import { PageScope } from '../components/PageScope';
+import type { SshKey, SshKeyInput } from '../api';
+import { SshKeyDialog } from '../components/SshKeyDialog';
+import type { SshKeysStore } from '../store';
 
-/** Placeholder until this section's own issue lands: names the section, shows no data. */
+/** SSH public keys: add button, count, list (fingerprint as ssh-keygen prints it), dialogs, delete. */
+const SshKeysView = observer(function SshKeysView() {
+  const { sshKeys } = useStores<{ sshKeys: SshKeysStore }>();
+  const intl = useIntl();
+  const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const [toast, toastHolder] = message.useMessage();
+  const [dialog, setDialog] = useState<{ open: boolean; editing: SshKey | null }>({ open: false, editing: null });
+
+  useEffect(() => {
+    void sshKeys.load();
+  }, [sshKeys]);
+
+  const save = async (input: SshKeyInput): Promise<string | undefined> => {
+    const editing = dialog.editing;
+    const r = editing
+      ? await sshKeys.update(editing.id, { name: input.name, scope: input.scope, expires_at: input.expires_at })
+      : await sshKeys.create(input);
+    if (!r.ok) return r.message ?? t(editing ? 'ssh-keys.message.updateFailed' : 'ssh-keys.message.createFailed');
+    setDialog({ open: false, editing: null });
+    void toast.success(t(editing ? 'ssh-keys.message.updated' : 'ssh-keys.message.created'));
+    return undefined;
+  };
+
+  const remove = async (key: SshKey) => {
+    const r = await sshKeys.remove(key.id);
+    if (r.ok) void toast.success(t('ssh-keys.message.deleted'));
+    else void toast.error(r.message ?? t('ssh-keys.message.deleteFailed'));
+  };
+
+  const columns: ColumnsType<SshKey> = [
+    {
+      title: t('ssh-keys.column.name'),
+      dataIndex: 'name',
+      render: (name: string, k) => (
+        <Space size={4} wrap>
+          <Typography.Text strong>{name}</Typography.Text>
+          {k.expired && (
+            <Tag color="error" data-testid="ssh-key-expired">
+              <FormattedMessage id="ssh-keys.expired" />
+            </Tag>
+          )}
+        </Space>
+      ),
+    },
+    {
+      title: t('ssh-keys.column.fingerprint'),
+      dataIndex: 'fingerprint',
+      render: (f: string) => (
+        <Typography.Text code copyable={{ text: f }} style={{ fontSize: 12 }} data-testid="ssh-key-fingerprint">
+          {f}
+        </Typography.Text>
+      ),
+    },
+    {
+      title: t('ssh-keys.column.scope'),
+      dataIndex: 'scope',
+      render: (s: string) => (
+        <Tooltip title={t(s === 'read_only' ? 'ssh-keys.scope.readOnly' : 'ssh-keys.scope.readWrite')}>
+          <span>
+            <FormattedMessage id={s === 'read_only' ? 'ssh-keys.scope.readOnlyShort' : 'ssh-keys.scope.readWriteShort'} />
+          </span>
+        </Tooltip>
+      ),
+    },
+    {
+      title: t('ssh-keys.column.expiresAt'),
+      dataIndex: 'expires_at',
+      render: (v: string | null) => (v ? formatDateTime(v) : <FormattedMessage id="ssh-keys.expires.never" />),
+    },
+    {
+      title: t('ssh-keys.column.lastUsedAt'),
+      dataIndex: 'last_used_at',
+      render: (v: string | null) => (v ? formatDateTime(v) : EMPTY_PLACEHOLDER),
+    },
+    { title: t('ssh-keys.column.createdAt'), dataIndex: 'created_at', render: (v: string) => formatDateTime(v) },
+    {
+      title: t('ssh-keys.column.actions'),
+      key: 'actions',
+      fixed: 'right',
+      render: (_, k) => (
+        <Space size={0}>
+          <Button type="link" size="small" onClick={() => setDialog({ open: true, editing: k })}>
+            <FormattedMessage id="ssh-keys.action.edit" />
+          </Button>
+          <Popconfirm
+            title={t('ssh-keys.delete.confirm', { name: k.name })}
+            okText={t('ssh-keys.action.delete')}
+            cancelText={t('ssh-keys.form.cancel')}
+            okButtonProps={{ danger: true, loading: sshKeys.saving }}
+            onConfirm={() => remove(k)}
+          >
+            <Button type="link" size="small" danger>
+              <FormattedMessage id="ssh-keys.action.delete" />
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  const help = edition.helpLinks.sshKey;
+  return (
+    <section aria-labelledby="ssh-keys-title">
+      {toastHolder}
+      <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
+        <Typography.Title id="ssh-keys-title" level={1} style={{ fontSize: 20, margin: 0, flex: 1 }}>
+          <FormattedMessage id="ssh-keys.sidebar.title" />
+        </Typography.Title>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true, editing: null })}>
+          <FormattedMessage id="ssh-keys.page.add" />
+        </Button>
+      </div>
+      <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
+        <FormattedMessage id="ssh-keys.page.description" />{' '}
+        {help && (
+          <a href={help} target="_blank" rel="noopener noreferrer" style={{ textDecoration: 'underline' }}>
+            <FormattedMessage id="ssh-keys.page.helpLink" />
+          </a>
+        )}
+      </Typography.Paragraph>
+      {sshKeys.failed ? (
+        <Alert type="error" showIcon message={t('ssh-keys.message.loadFailed')} role="alert" />
+      ) : (
+        <>
+          {!sshKeys.loading && (
+            <Typography.Text type="secondary" data-testid="ssh-key-count">
+              <FormattedMessage id="ssh-keys.page.count" values={{ count: sshKeys.keys.length }} />
+            </Typography.Text>
+          )}
+          <Table<SshKey>
+            rowKey="id"
+            size="middle"
+            style={{ marginTop: 12 }}
+            loading={sshKeys.loading}
+            columns={columns}
+            dataSource={sshKeys.keys}
+            pagination={false}
+            scroll={{ x: 'max-content' }}
+            locale={{ emptyText: <Empty description={t('ssh-keys.page.empty')} /> }}
+          />
+        </>
+      )}
+      <SshKeyDialog
+        open={dialog.open}
+        editing={dialog.editing}
+        saving={sshKeys.saving}
+        onCancel={() => setDialog({ open: false, editing: null })}
+        onSubmit={save}
+      />
+    </section>
+  );
+});
+
+/** The section page: its own messages and readable text colours around the view. */
 export default function SshKeysPage() {
-  return <SectionPlaceholder titleId="ssh-keys.sidebar.title" />;
+  return (
+    <PageScope>
+      <SshKeysView />
+    </PageScope>
+  );
 }

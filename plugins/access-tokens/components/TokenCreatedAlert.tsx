@@ -1,0 +1,67 @@
+import { CopyOutlined } from '@ant-design/icons';
+import { Alert, Button, Space, Typography } from 'antd';
+import type { MessageInstance } from 'antd/es/message/interface';
+import { observer } from 'mobx-react-lite';
+import { FormattedMessage, useIntl } from 'react-intl';
+import type { AccessTokensStore } from '../store';
+
+/** Props of the one-time display. */
+export interface TokenCreatedAlertProps {
+  store: AccessTokensStore;
+  message: MessageInstance;
+}
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The new token's value, shown once with the hint to save it; copying confirms and hides it. */
+export const TokenCreatedAlert = observer(function TokenCreatedAlert({ store, message }: TokenCreatedAlertProps) {
+  const intl = useIntl();
+  const token = store.visibleToken;
+  if (!token) return null;
+  const copy = async () => {
+    if (await copyText(token)) {
+      void message.success(intl.formatMessage({ id: 'access-tokens.created.copied' }));
+      store.tokenCopied();
+    } else void message.error(intl.formatMessage({ id: 'access-tokens.created.copyFailed' }));
+  };
+  return (
+    <Alert
+      type="success"
+      showIcon
+      style={{ marginBottom: 16 }}
+      data-testid="token-created"
+      title={<FormattedMessage id="access-tokens.created.title" />}
+      description={
+        <Space orientation="vertical" style={{ width: '100%' }}>
+          <FormattedMessage id="access-tokens.created.hint" />
+          <Space.Compact style={{ width: '100%' }}>
+            <Typography.Text
+              code
+              data-testid="token-value"
+              style={{
+                flex: 1,
+                padding: '4px 8px',
+                margin: 0,
+                wordBreak: 'break-all',
+                display: 'flex',
+                alignItems: 'center',
+              }}
+            >
+              {token}
+            </Typography.Text>
+            <Button type="primary" icon={<CopyOutlined />} onClick={() => void copy()} data-testid="token-copy">
+              <FormattedMessage id="access-tokens.created.copy" />
+            </Button>
+          </Space.Compact>
+        </Space>
+      }
+    />
+  );
+});

@@ -1,0 +1,169 @@
+import { Button, Empty, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { observer } from 'mobx-react-lite';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { formatDateTime } from '../../../src/core/i18n/format';
+import type { AccessToken } from '../api';
+import { tokenState } from '../expiry';
+import { PAGE_SIZE_OPTIONS, type AccessTokensStore } from '../store';
+import { MUTED_COLOR } from './styles';
+
+/** Props of the token list. */
+export interface TokenTableProps {
+  store: AccessTokensStore;
+  onCreate: () => void;
+  onEdit: (token: AccessToken) => void;
+  onDelete: (token: AccessToken) => Promise<void>;
+}
+
+const SHOWN_SCOPES = 2;
+
+/** The list: name and state, scopes, created, expires, last used, and edit/delete per token. */
+export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit, onDelete }: TokenTableProps) {
+  const intl = useIntl();
+  const now = Date.now();
+  const columns: ColumnsType<AccessToken> = [
+    {
+      key: 'name',
+      title: <FormattedMessage id="access-tokens.list.name" />,
+      render: (_, t) => {
+        const state = t.expired ? 'expired' : tokenState(t.expires_at, now);
+        return (
+          <Space orientation="vertical" size={2}>
+            <Space size={6} wrap>
+              <Typography.Text strong>{t.name}</Typography.Text>
+              {state === 'expired' && (
+                <Tag color="error" data-testid="token-expired">
+                  <FormattedMessage id="access-tokens.list.expired" />
+                </Tag>
+              )}
+              {state === 'expiring' && (
+                <Tag color="warning">
+                  <FormattedMessage id="access-tokens.list.expiring" />
+                </Tag>
+              )}
+            </Space>
+            {t.description && (
+              <Typography.Text style={{ fontSize: 12, color: MUTED_COLOR }}>{t.description}</Typography.Text>
+            )}
+          </Space>
+        );
+      },
+    },
+    {
+      key: 'scopes',
+      title: <FormattedMessage id="access-tokens.list.scopes" />,
+      render: (_, t) => (
+        <Space size={[4, 4]} wrap style={{ maxWidth: 260 }}>
+          {t.token_scopes.slice(0, SHOWN_SCOPES).map((s) => (
+            <Tag key={s} style={{ marginInlineEnd: 0 }}>
+              {s}
+            </Tag>
+          ))}
+          {t.token_scopes.length > SHOWN_SCOPES && (
+            <Tooltip title={t.token_scopes.join(', ')}>
+              <Tag style={{ marginInlineEnd: 0 }} tabIndex={0}>
+                <FormattedMessage
+                  id="access-tokens.list.moreScopes"
+                  values={{ count: t.token_scopes.length - SHOWN_SCOPES }}
+                />
+              </Tag>
+            </Tooltip>
+          )}
+        </Space>
+      ),
+    },
+    {
+      key: 'created',
+      title: <FormattedMessage id="access-tokens.list.created" />,
+      render: (_, t) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(t.created_at)}</span>,
+    },
+    {
+      key: 'expires',
+      title: <FormattedMessage id="access-tokens.list.expires" />,
+      render: (_, t) => (
+        <span style={{ whiteSpace: 'nowrap' }}>
+          {t.expires_at ? formatDateTime(t.expires_at) : <FormattedMessage id="access-tokens.list.never" />}
+        </span>
+      ),
+    },
+    {
+      key: 'lastUsed',
+      title: <FormattedMessage id="access-tokens.list.lastUsed" />,
+      render: (_, t) => (
+        <span style={{ whiteSpace: 'nowrap' }}>
+          {t.last_used_at ? formatDateTime(t.last_used_at) : <FormattedMessage id="access-tokens.list.neverUsed" />}
+        </span>
+      ),
+    },
+    {
+      key: 'actions',
+      fixed: 'right',
+      title: <FormattedMessage id="access-tokens.list.actions" />,
+      render: (_, t) => (
+        <Space size={0}>
+          {t.expired ? (
+            <Tooltip title={<FormattedMessage id="access-tokens.list.expiredNotEditable" />}>
+              <Button type="link" size="small" disabled>
+                <FormattedMessage id="access-tokens.list.edit" />
+              </Button>
+            </Tooltip>
+          ) : (
+            <Button type="link" size="small" onClick={() => onEdit(t)}>
+              <FormattedMessage id="access-tokens.list.edit" />
+            </Button>
+          )}
+          <Popconfirm
+            title={<FormattedMessage id="access-tokens.delete.title" values={{ name: t.name }} />}
+            description={<FormattedMessage id="access-tokens.delete.content" />}
+            okText={intl.formatMessage({ id: 'access-tokens.delete.ok' })}
+            cancelText={intl.formatMessage({ id: 'access-tokens.delete.cancel' })}
+            okButtonProps={{ danger: true, loading: store.saving }}
+            onConfirm={() => onDelete(t)}
+          >
+            <Button type="link" size="small" danger>
+              <FormattedMessage id="access-tokens.list.delete" />
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <Table<AccessToken>
+      rowKey="token_id"
+      columns={columns}
+      dataSource={store.list}
+      loading={store.loading}
+      scroll={{ x: 'max-content' }}
+      locale={{
+        emptyText: store.loaded ? (
+          <Empty
+            image={Empty.PRESENTED_IMAGE_SIMPLE}
+            description={
+              <span style={{ color: MUTED_COLOR }}>
+                <FormattedMessage id="access-tokens.empty.title" />
+              </span>
+            }
+          >
+            <Button type="primary" onClick={onCreate}>
+              <FormattedMessage id="access-tokens.page.create" />
+            </Button>
+          </Empty>
+        ) : (
+          <span />
+        ),
+      }}
+      pagination={{
+        current: store.page.current,
+        pageSize: store.page.pageSize,
+        total: store.page.total,
+        showSizeChanger: true,
+        pageSizeOptions: PAGE_SIZE_OPTIONS,
+        hideOnSinglePage: false,
+        onChange: (current, pageSize) => store.setPage(current, pageSize),
+      }}
+    />
+  );
+});

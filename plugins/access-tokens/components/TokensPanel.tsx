@@ -1,0 +1,121 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { Button, Flex, message, Switch, Typography } from 'antd';
+import { observer } from 'mobx-react-lite';
+import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { edition } from '../../../src/core/edition';
+import { useStores } from '../../../src/core/stores/root';
+import type { AccessToken, TokenFormValues } from '../api';
+import type { AccessTokensStore, MutationResult } from '../store';
+import { TokenCreatedAlert } from './TokenCreatedAlert';
+import { TokenFormDrawer } from './TokenFormDrawer';
+import { TokenTable } from './TokenTable';
+import { MUTED_COLOR } from './styles';
+
+/** Where the section lives; `/create` under it opens the create drawer. */
+export const SECTION_PATH = '/users/settings/personalAccessToken';
+
+/** The section's content: heading, one-time token, list, and the create/edit drawers. */
+export const TokensPanel = observer(function TokensPanel({ showTitle = true }: { showTitle?: boolean }) {
+  const { accessTokens: store } = useStores<{ accessTokens: AccessTokensStore }>();
+  const intl = useIntl();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [messageApi, contextHolder] = message.useMessage();
+  const [editing, setEditing] = useState<AccessToken | null>(null);
+  const creating = /\/create\/?$/.test(location.pathname);
+
+  useEffect(() => {
+    void store.load();
+    // Leaving the screen forgets the one-time value.
+    return () => store.reset();
+  }, [store]);
+
+  const report = (r: MutationResult, okId: string, failId: string) => {
+    if (r.ok) void messageApi.success(intl.formatMessage({ id: okId }));
+    else {
+      const text = intl.formatMessage({ id: failId });
+      void messageApi.error(r.reason ? `${text}: ${r.reason}` : text);
+    }
+    return r.ok;
+  };
+  const create = async (values: TokenFormValues) =>
+    report(await store.create(values), 'access-tokens.result.created', 'access-tokens.result.createFailed');
+  const update = async (values: TokenFormValues) =>
+    editing
+      ? report(
+          await store.update(editing.token_id, values),
+          'access-tokens.result.updated',
+          'access-tokens.result.updateFailed',
+        )
+      : false;
+  const remove = async (t: AccessToken) => {
+    report(await store.remove(t.token_id), 'access-tokens.result.deleted', 'access-tokens.result.deleteFailed');
+  };
+  const openCreate = () => navigate(`${SECTION_PATH}/create`);
+  const helpLink = edition.helpLinks.openApi ?? edition.helpLinks.accessToken;
+
+  return (
+    <div style={{ padding: 24 }} data-testid="access-tokens">
+      {contextHolder}
+      <Flex justify="space-between" align="flex-start" gap={16} wrap style={{ marginBottom: 16 }}>
+        <div style={{ flex: '1 1 360px' }}>
+          {showTitle && (
+            <Typography.Title id="access-tokens-title" level={1} style={{ fontSize: 20, marginTop: 0 }}>
+              <FormattedMessage id="access-tokens.page.title" />
+            </Typography.Title>
+          )}
+          <Typography.Paragraph style={{ marginBottom: 4, color: MUTED_COLOR }}>
+            <FormattedMessage
+              id="access-tokens.page.description"
+              values={{
+                openApi: helpLink ? (
+                  <Typography.Link
+                    href={helpLink}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    style={{ textDecoration: 'underline' }}
+                  >
+                    <FormattedMessage id="access-tokens.page.openApi" />
+                  </Typography.Link>
+                ) : (
+                  <FormattedMessage id="access-tokens.page.openApi" />
+                ),
+              }}
+            />
+          </Typography.Paragraph>
+          <Typography.Text style={{ color: MUTED_COLOR }} data-testid="token-count">
+            <FormattedMessage id="access-tokens.page.count" values={{ count: store.page.total }} />
+          </Typography.Text>
+        </div>
+        <Flex align="center" gap={16} wrap>
+          <Flex align="center" gap={8}>
+            <Switch
+              id="access-tokens-include-expired"
+              size="small"
+              checked={store.includeExpired}
+              onChange={(v) => store.setIncludeExpired(v)}
+            />
+            <label htmlFor="access-tokens-include-expired">
+              <FormattedMessage id="access-tokens.page.includeExpired" />
+            </label>
+          </Flex>
+          <Button type="primary" icon={<PlusOutlined />} onClick={openCreate} data-testid="token-create">
+            <FormattedMessage id="access-tokens.page.create" />
+          </Button>
+        </Flex>
+      </Flex>
+      <TokenCreatedAlert store={store} message={messageApi} />
+      <TokenTable store={store} onCreate={openCreate} onEdit={setEditing} onDelete={remove} />
+      <TokenFormDrawer store={store} open={creating} onClose={() => navigate(SECTION_PATH)} onSubmit={create} />
+      <TokenFormDrawer
+        store={store}
+        open={!!editing}
+        token={editing ?? undefined}
+        onClose={() => setEditing(null)}
+        onSubmit={update}
+      />
+    </div>
+  );
+});

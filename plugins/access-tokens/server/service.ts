@@ -1,0 +1,206 @@
+import type { AppContext } from '../../../server/context';
+import type { PersonalAccessTokensTable } from '../../../server/db/schema';
+import { AppError } from '../../../server/errors';
+import { deleteToken, issueToken } from '../../../server/auth/tokens';
+import { normalizeScopes } from '../../../server/auth/token-scopes';
+
+/** Longest token name the page accepts (the settings page's limit). */
+export const TOKEN_NAME_MAX = 200;
+/** Longest description. */
+export const TOKEN_DESCRIPTION_MAX = 200;
+/** Live and expired tokens one person may hold; beyond it old ones must be deleted first. */
+export const MAX_TOKENS_PER_USER = 200;
+/** Largest page the list answers. */
+export const MAX_PAGE_SIZE = 100;
+
+/** A token as the page sees it; `token` (the secret) is present only in the answer to its creation. */
+export interface TokenView {
+  token_id: string;
+  name: string;
+  description: string;
+  token_scopes: string[];
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  expired: boolean;
+  token?: string;
+}
+
+/** What create and edit send (names as on the wire). */
+export interface TokenInput {
+  name: string;
+  description?: string;
+  token_scopes: string[];
+  expires_at: string;
+}
+
+const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
+
+function parseScopes(json: string): string[] {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Whether the token can no longer be used (the instant `expires_at` is reached it is expired). */
+export function isExpired(expiresAt: number | null, now: number): boolean {
+  return expiresAt != null && expiresAt <= now;
+}
+
+/** Shapes a stored row for the page; never includes the digest. */
+export function toTokenView(row: Omit<PersonalAccessTokensTable, 'token_digest'>, now: number): TokenView {
+  return {
+    token_id: row.id,
+    name: row.name,
+    description: row.description,
+    token_scopes: parseScopes(row.scopes),
+    created_at: iso(row.created_at)!,
+    expires_at: iso(row.expires_at),
+    last_used_at: iso(row.last_used_at),
+    expired: isExpired(row.expires_at, now),
+  };
+}
+
+const listColumns = [
+  'id',
+  'user_id',
+  'name',
+  'description',
+  'scopes',
+  'created_at',
+  'expires_at',
+  'last_used_at',
+] as const;
+
+/** Checks and normalises a create/edit request; throws the error the page shows. */
+function validated(ctx: AppContext, input: TokenInput) {
+  const name = input.name.trim();
+  if (!name) throw new AppError(400, 'AccessTokenNameRequired');
+  if (name.length > TOKEN_NAME_MAX) throw new AppError(400, 'InvalidParameter', { detail: 'name' });
+  const description = (input.description ?? '').trim();
+  if (description.length > TOKEN_DESCRIPTION_MAX)
+    throw new AppError(400, 'InvalidParameter', { detail: 'description' });
+  const expiresAt = Date.parse(input.expires_at);
+  if (!Number.isFinite(expiresAt) || expiresAt <= ctx.clock.now().getTime())
+    throw new AppError(400, 'AccessTokenExpiryInvalid');
+  const scopes = normalizeScopes(input.token_scopes);
+  if (!scopes.ok) {
+    const p = scopes.problem;
+    if (p.code === 'empty') throw new AppError(400, 'AccessTokenScopeRequired');
+    throw new AppError(400, p.code === 'readOnly' ? 'AccessTokenScopeReadOnly' : 'AccessTokenScopeUnknown', {
+      scope: p.scope.slice(0, 100),
+    });
+  }
+  return { name, description, expiresAt, scopes: scopes.scopes };
+}
+
+/** One page of the user's tokens, newest first; expired ones only when asked for. */
+export async function searchTokens(
+  ctx: AppContext,
+  userId: string,
+  opts: { includeExpired: boolean; currentPage: number; pageSize: number },
+): Promise<{ access_tokens: TokenView[]; pages: { current_page: number; page_size: number; total_size: number } }> {
+  const now = ctx.clock.now().getTime();
+  let q = ctx.db.selectFrom('personal_access_tokens').where('user_id', '=', userId);
+  if (!opts.includeExpired) q = q.where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+  const { total } = await q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
+  const rows = await q
+    .select(listColumns)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(opts.pageSize)
+    .offset((opts.currentPage - 1) * opts.pageSize)
+    .execute();
+  return {
+    access_tokens: rows.map((r) => toTokenView(r, now)),
+    pages: { current_page: opts.currentPage, page_size: opts.pageSize, total_size: Number(total) },
+  };
+}
+
+/** Every token of the user (expired included), newest first: the legacy screen's list. */
+export async function allTokens(ctx: AppContext, userId: string): Promise<TokenView[]> {
+  const now = ctx.clock.now().getTime();
+  const rows = await ctx.db
+    .selectFrom('personal_access_tokens')
+    .select(listColumns)
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(MAX_TOKENS_PER_USER)
+    .execute();
+  return rows.map((r) => toTokenView(r, now));
+}
+
+/** Creates a token for the signed-in user; the answer carries the secret, shown once. */
+export async function createToken(ctx: AppContext, userId: string, input: TokenInput): Promise<TokenView> {
+  const v = validated(ctx, input);
+  const { count } = await ctx.db
+    .selectFrom('personal_access_tokens')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= MAX_TOKENS_PER_USER)
+    throw new AppError(409, 'AccessTokenLimitReached', { max: MAX_TOKENS_PER_USER });
+  const { token, record } = await issueToken(ctx.db, ctx.clock, {
+    userId,
+    name: v.name,
+    description: v.description,
+    scopes: v.scopes,
+    expiresAt: new Date(v.expiresAt),
+  });
+  const view = toTokenView(
+    {
+      id: record.id,
+      user_id: userId,
+      name: record.name,
+      description: record.description,
+      scopes: JSON.stringify(record.scopes),
+      created_at: record.createdAt,
+      expires_at: record.expiresAt,
+      last_used_at: null,
+    },
+    ctx.clock.now().getTime(),
+  );
+  return { ...view, token };
+}
+
+/**
+ * Edits name, scopes, expiry (and description when sent) of one of the user's own tokens.
+ * Another user's token answers 404 exactly like a missing one; an expired token cannot be edited.
+ */
+export async function updateToken(
+  ctx: AppContext,
+  userId: string,
+  tokenId: string,
+  input: TokenInput,
+): Promise<TokenView> {
+  const now = ctx.clock.now().getTime();
+  const row = await ctx.db
+    .selectFrom('personal_access_tokens')
+    .select(listColumns)
+    .where('id', '=', tokenId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row) throw new AppError(404, 'AccessTokenNotFound');
+  if (isExpired(row.expires_at, now)) throw new AppError(409, 'AccessTokenExpired');
+  const v = validated(ctx, input);
+  const description = input.description === undefined ? row.description : v.description;
+  await ctx.db
+    .updateTable('personal_access_tokens')
+    .set({ name: v.name, description, scopes: JSON.stringify(v.scopes), expires_at: v.expiresAt })
+    .where('id', '=', tokenId)
+    .where('user_id', '=', userId)
+    .execute();
+  return toTokenView(
+    { ...row, name: v.name, description, scopes: JSON.stringify(v.scopes), expires_at: v.expiresAt },
+    now,
+  );
+}
+
+/** Deletes one of the user's own tokens (expired ones too); another user's answers 404. */
+export async function removeToken(ctx: AppContext, userId: string, tokenId: string): Promise<void> {
+  if (!(await deleteToken(ctx.db, userId, tokenId))) throw new AppError(404, 'AccessTokenNotFound');
+}

@@ -1,0 +1,110 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { AccessTokensStore, DEFAULT_PAGE_SIZE, PAGE_SIZE_KEY } from './store';
+import { fakeTokenService, TEST_SCOPES, testToken } from './test-backend';
+
+const many = (n: number) => Array.from({ length: n }, (_, i) => testToken(`t${i}`, { expired: i % 5 === 0 }));
+const values = { name: 'ci', token_scopes: ['base:user:read'], expires_at: '2099-01-01T00:00:00.000Z' };
+
+describe('AccessTokensStore', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('loads a page; loading stops; expired included by default', async () => {
+    const { client, calls } = fakeTokenService({ tokens: many(25) });
+    const store = new AccessTokensStore(client);
+    const p = store.load();
+    expect(store.loading).toBe(true);
+    await p;
+    expect(store.loading).toBe(false);
+    expect(store.list).toHaveLength(DEFAULT_PAGE_SIZE);
+    expect(store.page.total).toBe(25);
+    expect(calls[0].body).toEqual({ include_expired: true, pagination: { current_page: 1, page_size: 20 } });
+  });
+
+  it('a failed load stops loading and leaves the list empty', async () => {
+    const { client } = fakeTokenService({ tokens: many(3), fail: () => 500 });
+    const store = new AccessTokensStore(client);
+    await store.load();
+    expect(store.loading).toBe(false);
+    expect(store.loaded).toBe(true);
+    expect(store.list).toEqual([]);
+    expect(store.page.total).toBe(0);
+  });
+
+  it('remembers the page size in local storage; ignores junk', async () => {
+    const { client, calls } = fakeTokenService({ tokens: many(25) });
+    const store = new AccessTokensStore(client);
+    store.setPage(1, 10);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(localStorage.getItem(PAGE_SIZE_KEY)).toBe('10');
+    expect(new AccessTokensStore(client).page.pageSize).toBe(10);
+    expect(calls.at(-1)?.body).toMatchObject({ pagination: { page_size: 10 } });
+    localStorage.setItem(PAGE_SIZE_KEY, '7');
+    expect(new AccessTokensStore(client).page.pageSize).toBe(DEFAULT_PAGE_SIZE);
+  });
+
+  it('include_expired off restarts at page 1', async () => {
+    const { client, calls } = fakeTokenService({ tokens: many(25) });
+    const store = new AccessTokensStore(client);
+    store.setPage(2, 20);
+    store.setIncludeExpired(false);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(calls.at(-1)?.body).toEqual({ include_expired: false, pagination: { current_page: 1, page_size: 20 } });
+    expect(store.list.every((t) => !t.expired)).toBe(true);
+  });
+
+  it('create keeps the value once; copying or leaving forgets it', async () => {
+    const { client, calls } = fakeTokenService();
+    const store = new AccessTokensStore(client);
+    expect(await store.create(values)).toEqual({ ok: true });
+    expect(calls[0].body).toMatchObject({ ...values, created_at: expect.any(String) });
+    expect(store.visibleToken).toMatch(/^pt-/);
+    expect(store.list.map((t) => t.name)).toEqual(['ci']);
+    store.tokenCopied();
+    expect(store.visibleToken).toBeNull();
+    await store.create(values);
+    store.reset();
+    expect(store.visibleToken).toBeNull();
+  });
+
+  it('failures carry the service reason for 4xx only', async () => {
+    const { client } = fakeTokenService({ fail: (c) => (c.method === 'POST' ? 400 : 503) });
+    const store = new AccessTokensStore(client);
+    expect(await store.create(values)).toEqual({ ok: false, reason: 'refused by test' });
+    expect(await store.remove('x')).toEqual({ ok: false, reason: undefined });
+    expect(store.saving).toBe(false);
+  });
+
+  it('update and remove go to the token’s own path', async () => {
+    const { client, calls } = fakeTokenService({ tokens: [testToken('a')] });
+    const store = new AccessTokensStore(client);
+    expect(await store.update('a', values)).toEqual({ ok: true });
+    expect(calls[0]).toMatchObject({ method: 'PUT', path: '/users/ajax/v1/my/tokens/a' });
+    expect(await store.remove('a')).toEqual({ ok: true });
+    expect(calls.find((c) => c.method === 'DELETE')?.path).toBe('/users/ajax/v1/my/tokens/a');
+  });
+
+  it('legacy: lists through tokens:batch, fetches scopes only when the batch has none or fails', async () => {
+    const withScopes = fakeTokenService({ tokens: many(3), batchScopes: true });
+    const a = new AccessTokensStore(withScopes.client, { legacy: true, userId: () => 'u1' });
+    await a.load();
+    expect(withScopes.calls.map((c) => c.path)).toEqual(['/users/ajax/v1/tokens:batch']);
+    expect(withScopes.calls[0].body).toEqual({ user_id: 'u1' });
+    expect(a.scopes).toEqual(TEST_SCOPES);
+    expect(a.list).toHaveLength(3);
+
+    const without = fakeTokenService({ tokens: many(3) });
+    await new AccessTokensStore(without.client, { legacy: true, userId: () => 'u1' }).load();
+    expect(without.calls.map((c) => c.path)).toEqual(['/users/ajax/v1/tokens:batch', '/users/ajax/v1/tokens:scopes']);
+
+    const failing = fakeTokenService({ fail: (c) => (c.path.endsWith(':batch') ? 500 : undefined) });
+    const c = new AccessTokensStore(failing.client, { legacy: true, userId: () => 'u1' });
+    await c.load();
+    expect(c.list).toEqual([]);
+    expect(c.scopes).toEqual(TEST_SCOPES);
+
+    await a.create(values);
+    expect(withScopes.calls.find((x) => x.method === 'POST' && x.path === '/users/ajax/v1/tokens')).toBeTruthy();
+    a.setIncludeExpired(false);
+    expect(a.list.every((t) => !t.expired)).toBe(true);
+  });
+});

@@ -1,0 +1,110 @@
+import type { AppContext } from '../../../server/context';
+import type { PackagesCredentialsTable } from '../../../server/db/schema';
+import { AppError } from '../../../server/errors';
+import { randomSecret } from '../../../server/auth/random';
+import { installedApps, isMember } from '../../../server/services/accounts';
+
+/** A new password is accepted this long after the reset (the UI says 10 seconds). */
+export const PACKAGES_PASSWORD_DELAY_MS = 10_000;
+/** App key whose installation makes the credential available. */
+export const PACKAGES_APP_KEY = 'packages';
+
+/** What the credential page shows; never a password. */
+export interface PackagesUserInfo {
+  username: string;
+  /** A password has been set (it can only be reset, never read). */
+  has_password: boolean;
+  /** When the latest password starts to be accepted (ISO), null before the first reset. */
+  effective_at: string | null;
+}
+
+/** Refuses when the organisation in use (x-tenant-id, else the current one) lacks the packages app. */
+export async function assertPackagesInstalled(
+  ctx: AppContext,
+  userId: string,
+  orgId: string | null | undefined,
+): Promise<void> {
+  if (!orgId || !(await isMember(ctx.db, userId, orgId))) throw new AppError(403, 'PackagesNotInstalled');
+  const apps = await installedApps(ctx.db, orgId);
+  if (!apps.some((a) => a.app_key === PACKAGES_APP_KEY)) throw new AppError(403, 'PackagesNotInstalled');
+}
+
+async function ensureRow(ctx: AppContext, userId: string, username: string): Promise<PackagesCredentialsTable> {
+  const found = await ctx.db.selectFrom('packages_credentials').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  if (found) return found;
+  const now = ctx.clock.now().getTime();
+  const row: PackagesCredentialsTable = {
+    user_id: userId,
+    username,
+    password_hash: null,
+    previous_password_hash: null,
+    effective_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.db
+    .insertInto('packages_credentials')
+    .values(row)
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .execute();
+  return ctx.db.selectFrom('packages_credentials').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow();
+}
+
+const view = (row: PackagesCredentialsTable): PackagesUserInfo => ({
+  username: row.username,
+  has_password: row.password_hash !== null,
+  effective_at: row.effective_at === null ? null : new Date(row.effective_at).toISOString(),
+});
+
+/** The user's artifact-repository account (created on first look; the username is the account's username). */
+export async function getUserInfo(ctx: AppContext, userId: string, username: string): Promise<PackagesUserInfo> {
+  return view(await ensureRow(ctx, userId, username));
+}
+
+/**
+ * Sets a new random password and answers it once; it is accepted from now + 10 s, and the previous
+ * password keeps working until then (so clients being updated do not fail in between).
+ */
+export async function resetPassword(
+  ctx: AppContext,
+  userId: string,
+  username: string,
+): Promise<PackagesUserInfo & { password: string }> {
+  const row = await ensureRow(ctx, userId, username);
+  const password = randomSecret(18);
+  const hash = await ctx.hasher.hash(password);
+  const now = ctx.clock.now().getTime();
+  // If the last reset has not taken effect yet, the password in force is still the older one.
+  const inForce = row.effective_at !== null && now < row.effective_at ? row.previous_password_hash : row.password_hash;
+  const next: Partial<PackagesCredentialsTable> = {
+    password_hash: hash,
+    previous_password_hash: inForce,
+    effective_at: now + PACKAGES_PASSWORD_DELAY_MS,
+    updated_at: now,
+  };
+  await ctx.db.updateTable('packages_credentials').set(next).where('user_id', '=', userId).execute();
+  return { ...view({ ...row, ...next }), password };
+}
+
+/**
+ * Checks a username/password pair as the artifact repository would: the newest password only from
+ * its effective time on; before that, the previous one. Time comes from the injected clock.
+ */
+export async function verifyPackagesPassword(ctx: AppContext, username: string, password: string): Promise<boolean> {
+  const row = await ctx.db
+    .selectFrom('packages_credentials')
+    .selectAll()
+    .where('username', '=', username)
+    .executeTakeFirst();
+  if (!row) {
+    await ctx.hasher.dummyVerify(password);
+    return false;
+  }
+  const now = ctx.clock.now().getTime();
+  const hash = row.effective_at !== null && now < row.effective_at ? row.previous_password_hash : row.password_hash;
+  if (!hash) {
+    await ctx.hasher.dummyVerify(password);
+    return false;
+  }
+  return ctx.hasher.verify(hash, password);
+}

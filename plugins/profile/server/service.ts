@@ -1,0 +1,403 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { sql } from 'kysely';
+import type { AppContext, SessionUser } from '../../../server/context';
+import { AppError } from '../../../server/errors';
+import { randomSecret, sha256 } from '../../../server/auth/random';
+import { sessionUserColumns } from '../../../server/auth/sessions';
+import type { ServerLocale } from '../../../server/i18n/index';
+import {
+  AVATAR_CONTENT_TYPES,
+  AVATAR_MAX_BYTES,
+  EMAIL_RESEND_INTERVAL_MS,
+  EMAIL_TOKEN_TTL_MS,
+  sniffImageKind,
+  type AvatarKind,
+  type BindAttributes,
+  type EmailState,
+  type ProfileLanguage,
+} from '../contract';
+
+/** Same local@domain rule as the page's form (core validation), checked again here. */
+const EMAIL_RE =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+/** The path an avatar stored by this service is served at; the only avatar value accepted besides "default". */
+export const AVATAR_PATH_RE = /^\/objects\/avatars\/([0-9a-f]{32}\.(?:png|jpg|gif))$/;
+
+/** Largest width/height an avatar is stored at (bigger images are scaled down). */
+const AVATAR_MAX_SIDE = 1024;
+/** Decompression-bomb guard: refuse images with more pixels than this before decoding. */
+const AVATAR_MAX_PIXELS = 4096 * 4096;
+
+/** Where avatar files live. */
+export function avatarDir(ctx: AppContext): string {
+  return path.join(ctx.config.dataDir, 'avatars');
+}
+
+async function loadUser(ctx: AppContext, userId: string): Promise<SessionUser> {
+  return (await ctx.db
+    .selectFrom('users')
+    .select([...sessionUserColumns])
+    .where('users.id', '=', userId)
+    .executeTakeFirstOrThrow()) as SessionUser;
+}
+
+/** Reads the signed-in user again after a change (the session copy was loaded before it). */
+export function freshUser(ctx: AppContext, userId: string): Promise<SessionUser> {
+  return loadUser(ctx, userId);
+}
+
+// ——— account fields and language ———
+
+/** Changes the display name and/or language of the signed-in user. */
+export async function updateMe(
+  ctx: AppContext,
+  userId: string,
+  patch: { name?: string; language?: ProfileLanguage },
+): Promise<SessionUser> {
+  if (patch.name !== undefined) {
+    const name = patch.name.trim();
+    if (!name) throw new AppError(400, 'InvalidParameter', { detail: 'name' });
+    await ctx.db
+      .updateTable('users')
+      .set({ name, updated_at: ctx.clock.now().getTime() })
+      .where('id', '=', userId)
+      .execute();
+  }
+  if (patch.language) await setLanguage(ctx, userId, patch.language);
+  return loadUser(ctx, userId);
+}
+
+/** The user's saved language, or null when never chosen. */
+export async function getLanguage(ctx: AppContext, userId: string): Promise<ProfileLanguage | null> {
+  const row = await ctx.db
+    .selectFrom('preferences')
+    .select('value')
+    .where('user_id', '=', userId)
+    .where('key', '=', 'language')
+    .executeTakeFirst();
+  const v = row?.value;
+  return v === 'zh_CN' || v === 'en_US' ? v : null;
+}
+
+/** Persists the language as a preference and on the account (what `me` reports). */
+export async function setLanguage(ctx: AppContext, userId: string, language: ProfileLanguage): Promise<void> {
+  await ctx.db
+    .insertInto('preferences')
+    .values({ user_id: userId, key: 'language', value: language })
+    .onConflict((oc) => oc.columns(['user_id', 'key']).doUpdateSet({ value: language }))
+    .execute();
+  await ctx.db
+    .updateTable('users')
+    .set({ language, updated_at: ctx.clock.now().getTime() })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** What the account has bound, so the page knows whether to ask for the old password. */
+export async function bindAttributes(ctx: AppContext, userId: string): Promise<BindAttributes> {
+  const row = await ctx.db
+    .selectFrom('users')
+    .select(['password_hash', 'email', 'email_verified'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return { has_password: !!row.password_hash, email: row.email, email_verified: row.email_verified === 1 };
+}
+
+// ——— e-mail ———
+
+const MAIL_TEXT: Record<ServerLocale, { subject: string; body: (link: string) => string }> = {
+  zh_CN: {
+    subject: '请激活你的通知邮箱',
+    body: (link) =>
+      `你好，\n\n请在 24 小时内打开以下链接，激活你的通知邮箱：\n${link}\n\n如果这不是你本人的操作，请忽略本邮件。`,
+  },
+  en_US: {
+    subject: 'Activate your notification e-mail',
+    body: (link) =>
+      `Hello,\n\nOpen this link within 24 hours to activate your notification e-mail:\n${link}\n\nIf you did not ask for this, ignore this mail.`,
+  },
+};
+
+async function stateOf(ctx: AppContext, userId: string): Promise<EmailState> {
+  const [user, throttle] = await Promise.all([
+    ctx.db.selectFrom('users').select(['email', 'email_verified']).where('id', '=', userId).executeTakeFirstOrThrow(),
+    ctx.db.selectFrom('email_send_throttle').select('last_sent_at').where('user_id', '=', userId).executeTakeFirst(),
+  ]);
+  const now = ctx.clock.now().getTime();
+  const next = throttle ? throttle.last_sent_at + EMAIL_RESEND_INTERVAL_MS : null;
+  return {
+    email: user.email,
+    email_verified: user.email_verified === 1,
+    resend_available_at: user.email && user.email_verified !== 1 && next && next > now ? next : null,
+    server_time: now,
+  };
+}
+
+/** True when another account already verified this address (compared case-insensitively). */
+async function verifiedElsewhere(ctx: AppContext, userId: string, email: string): Promise<boolean> {
+  const row = await ctx.db
+    .selectFrom('users')
+    .select('id')
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .where('email_verified', '=', 1)
+    .where('id', '!=', userId)
+    .executeTakeFirst();
+  return !!row;
+}
+
+/**
+ * Takes the user's one-mail-per-minute slot with a single conditional UPDATE, so N parallel
+ * requests (on any instance) let exactly one through.
+ */
+async function claimSendSlot(ctx: AppContext, userId: string, now: number): Promise<boolean> {
+  await ctx.db
+    .insertInto('email_send_throttle')
+    .values({ user_id: userId, last_sent_at: 0 })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .execute();
+  const r = await ctx.db
+    .updateTable('email_send_throttle')
+    .set({ last_sent_at: now })
+    .where('user_id', '=', userId)
+    .where('last_sent_at', '<=', now - EMAIL_RESEND_INTERVAL_MS)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Gives the slot back when the mail could not be sent, so the user may retry at once. */
+async function releaseSendSlot(ctx: AppContext, userId: string, claimedAt: number): Promise<void> {
+  await ctx.db
+    .updateTable('email_send_throttle')
+    .set({ last_sent_at: claimedAt - EMAIL_RESEND_INTERVAL_MS })
+    .where('user_id', '=', userId)
+    .where('last_sent_at', '=', claimedAt)
+    .execute();
+}
+
+/** Where the request came from, for the activation link. */
+export interface MailOrigin {
+  /** PUBLIC_URL, else the request's own origin. */
+  baseUrl: string;
+  locale: ServerLocale;
+  /** The request's logger, for send failures (recipient only, never the link). */
+  log: { warn(obj: object, msg: string): void };
+}
+
+/**
+ * Binds (mode 'bind': no address yet) or changes (mode 'rebind': one is bound) the notification
+ * address, or resends the activation mail when the same unverified address is given again.
+ * Sends a mail with a fresh single-use 24 h token; earlier unused tokens of the user stop working.
+ */
+export async function bindEmail(
+  ctx: AppContext,
+  userId: string,
+  rawEmail: string,
+  mode: 'bind' | 'rebind',
+  origin: MailOrigin,
+): Promise<EmailState> {
+  const email = rawEmail.trim();
+  if (!EMAIL_RE.test(email) || email.length > 254) throw new AppError(400, 'ProfileEmailInvalid');
+  const user = await ctx.db
+    .selectFrom('users')
+    .select(['email', 'email_verified'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  const same = !!user.email && user.email.toLowerCase() === email.toLowerCase();
+  if (same && user.email_verified === 1) throw new AppError(409, 'ProfileEmailAlreadyBound');
+  if (mode === 'bind' && user.email && !same) throw new AppError(400, 'ProfileEmailBindingStatusWrong');
+  if (mode === 'rebind' && !user.email) throw new AppError(400, 'ProfileEmailBindingStatusWrong');
+  if (await verifiedElsewhere(ctx, userId, email)) throw new AppError(409, 'ProfileEmailAlreadyBound');
+
+  const now = ctx.clock.now().getTime();
+  if (!(await claimSendSlot(ctx, userId, now))) throw new AppError(429, 'ProfileEmailTooFrequent');
+
+  const token = randomSecret(32);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({ email, email_verified: 0, updated_at: now })
+      .where('id', '=', userId)
+      .execute();
+    await trx.deleteFrom('email_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+    await trx
+      .insertInto('email_tokens')
+      .values({
+        token_hash: sha256(token),
+        user_id: userId,
+        email,
+        created_at: now,
+        expires_at: now + EMAIL_TOKEN_TTL_MS,
+        used_at: null,
+      })
+      .execute();
+  });
+
+  const link = `${origin.baseUrl}/users/emails?token=${encodeURIComponent(token)}`;
+  const text = MAIL_TEXT[origin.locale];
+  try {
+    await ctx.mailer.send({ to: email, subject: text.subject, text: text.body(link) });
+  } catch (err) {
+    origin.log.warn({ err: (err as Error).message, to: email }, 'activation mail failed');
+    await releaseSendSlot(ctx, userId, now);
+    throw new AppError(502, 'ProfileEmailSendFailed');
+  }
+  return stateOf(ctx, userId);
+}
+
+/** Removes the address (it must be the bound one); pending activation links stop working. */
+export async function unbindEmail(ctx: AppContext, userId: string, rawEmail: string): Promise<EmailState> {
+  const email = rawEmail.trim().toLowerCase();
+  const user = await ctx.db.selectFrom('users').select(['email']).where('id', '=', userId).executeTakeFirstOrThrow();
+  if (!user.email || user.email.toLowerCase() !== email) throw new AppError(400, 'ProfileEmailBindingStatusWrong');
+  const now = ctx.clock.now().getTime();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({ email: null, email_verified: 0, updated_at: now })
+      .where('id', '=', userId)
+      .execute();
+    await trx.deleteFrom('email_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  });
+  return stateOf(ctx, userId);
+}
+
+/**
+ * Spends an activation token of the signed-in user: it must be theirs, unused, unexpired and for
+ * the address currently bound; the address then counts as verified.
+ */
+export async function verifyEmail(ctx: AppContext, userId: string, token: string): Promise<EmailState> {
+  const hash = sha256(token);
+  const row = await ctx.db.selectFrom('email_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+  // Unknown, spent and other users' tokens look the same.
+  if (!row || row.user_id !== userId || row.used_at !== null) throw new AppError(400, 'ProfileEmailTokenMismatch');
+  const now = ctx.clock.now().getTime();
+  if (now >= row.expires_at) throw new AppError(400, 'ProfileEmailLinkExpired');
+  const user = await ctx.db
+    .selectFrom('users')
+    .select(['email', 'email_verified'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  if (!user.email) throw new AppError(400, 'ProfileEmailBindingStatusWrong');
+  if (user.email.toLowerCase() !== row.email.toLowerCase()) throw new AppError(400, 'ProfileEmailActivateMismatch');
+  if (await verifiedElsewhere(ctx, userId, row.email)) throw new AppError(409, 'ProfileEmailAlreadyBound');
+  const spent = await ctx.db
+    .updateTable('email_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', hash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(spent.numUpdatedRows) !== 1) throw new AppError(400, 'ProfileEmailTokenMismatch');
+  await ctx.db
+    .updateTable('users')
+    .set({ email_verified: 1, updated_at: now })
+    .where('id', '=', userId)
+    .where('email', '=', user.email)
+    .execute();
+  return stateOf(ctx, userId);
+}
+
+// ——— avatar ———
+
+async function reencode(data: Buffer, kind: AvatarKind): Promise<Buffer> {
+  const img = sharp(data, { failOn: 'warning', limitInputPixels: AVATAR_MAX_PIXELS, animated: kind === 'gif' });
+  const meta = await img.metadata();
+  const expected = { png: 'png', jpg: 'jpeg', gif: 'gif' }[kind];
+  if (meta.format !== expected) throw new Error(`decoded as ${meta.format}, sniffed ${kind}`);
+  // Metadata (EXIF, ICC, comments) is dropped: sharp writes none unless asked with withMetadata().
+  let out = kind === 'jpg' ? img.rotate() : img;
+  out = out.resize({ width: AVATAR_MAX_SIDE, height: AVATAR_MAX_SIDE, fit: 'inside', withoutEnlargement: true });
+  if (kind === 'png') return out.png().toBuffer();
+  if (kind === 'jpg') return out.jpeg({ quality: 90 }).toBuffer();
+  return out.gif().toBuffer();
+}
+
+/**
+ * Checks an uploaded image by content (magic bytes, then a full decode), re-encodes it without
+ * metadata and stores it under a random name; nothing is written when any check fails.
+ */
+export async function storeAvatar(ctx: AppContext, userId: string, data: Buffer): Promise<{ url: string }> {
+  if (data.length > AVATAR_MAX_BYTES) throw new AppError(413, 'ProfileAvatarTooLarge');
+  const kind = sniffImageKind(data.subarray(0, 8));
+  if (!kind) throw new AppError(400, 'ProfileAvatarFormat');
+  let encoded: Buffer;
+  try {
+    encoded = await reencode(data, kind);
+  } catch {
+    throw new AppError(400, 'ProfileAvatarUnreadable');
+  }
+  const name = `${crypto.randomBytes(16).toString('hex')}.${kind}`;
+  const dir = avatarDir(ctx);
+  await fs.mkdir(dir, { recursive: true });
+  const file = path.join(dir, name);
+  await fs.writeFile(file, encoded, { flag: 'wx', mode: 0o644 });
+  try {
+    await ctx.db
+      .insertInto('avatar_uploads')
+      .values({
+        name,
+        user_id: userId,
+        content_type: AVATAR_CONTENT_TYPES[kind],
+        created_at: ctx.clock.now().getTime(),
+      })
+      .execute();
+  } catch (e) {
+    await fs.rm(file, { force: true });
+    throw e;
+  }
+  return { url: `/objects/avatars/${name}` };
+}
+
+/** A stored avatar file for serving, or null when there is none by that name. */
+export async function readAvatar(ctx: AppContext, name: string): Promise<{ data: Buffer; contentType: string } | null> {
+  const row = await ctx.db
+    .selectFrom('avatar_uploads')
+    .select('content_type')
+    .where('name', '=', name)
+    .executeTakeFirst();
+  if (!row) return null;
+  try {
+    return { data: await fs.readFile(path.join(avatarDir(ctx), name)), contentType: row.content_type };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Sets the avatar to one of the user's own uploads, or back to the default (null/empty). Any other
+ * value is refused without being fetched; another user's upload answers 404. The replaced file is removed.
+ */
+export async function setAvatar(ctx: AppContext, userId: string, avatar: string | null): Promise<SessionUser> {
+  let next: string | null = null;
+  if (avatar) {
+    const m = AVATAR_PATH_RE.exec(avatar);
+    if (!m) throw new AppError(400, 'ProfileAvatarNotUploaded');
+    const own = await ctx.db
+      .selectFrom('avatar_uploads')
+      .select('name')
+      .where('name', '=', m[1])
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!own) throw new AppError(404, 'NotFound');
+    next = avatar;
+  }
+  const before = await ctx.db.selectFrom('users').select('avatar').where('id', '=', userId).executeTakeFirstOrThrow();
+  await ctx.db
+    .updateTable('users')
+    .set({ avatar: next, updated_at: ctx.clock.now().getTime() })
+    .where('id', '=', userId)
+    .execute();
+  const old = before.avatar ? AVATAR_PATH_RE.exec(before.avatar) : null;
+  if (old && before.avatar !== next) {
+    const r = await ctx.db
+      .deleteFrom('avatar_uploads')
+      .where('name', '=', old[1])
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (Number(r.numDeletedRows) === 1) await fs.rm(path.join(avatarDir(ctx), old[1]), { force: true });
+  }
+  return loadUser(ctx, userId);
+}

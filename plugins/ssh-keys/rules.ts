@@ -1,0 +1,12 @@
+/** Longest paste the service accepts. */
+export const SSH_KEY_MAX_LENGTH = 5000;
+
+/**
+ * A quick first check in the form (the service parses and decides): one line starting with an
+ * accepted type. Saves a round trip for the most common mistake (ECDSA / DSA keys).
+ */
+export function looksSupported(value: string): boolean {
+  const text = value.trim();
+  if (/PRIVATE KEY/.test(text)) return true; // the service explains private keys precisely
+  return /^(ssh-rsa|ssh-ed25519)\s/.test(text);
+}

@@ -1,0 +1,239 @@
+import sshpk from 'sshpk';
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../../../server/context';
+import type { DB, SshKeysTable } from '../../../server/db/schema';
+import { AppError } from '../../../server/errors';
+import { newId } from '../../../server/auth/random';
+
+/** Longest paste accepted, whitespace included. */
+export const SSH_KEY_MAX_LENGTH = 5000;
+/** Smallest RSA modulus accepted, in bits. */
+export const SSH_RSA_MIN_BITS = 2048;
+/** What a key may do: clone/pull only, or also push. */
+export const SSH_KEY_SCOPES = ['read_only', 'read_write'] as const;
+/** One of the scopes. */
+export type SshKeyScope = (typeof SSH_KEY_SCOPES)[number];
+
+/** Declared type (first word) → the type sshpk finds inside the key blob. */
+const ACCEPTED_TYPES: Record<string, string> = { 'ssh-rsa': 'rsa', 'ssh-ed25519': 'ed25519' };
+
+/** A public key that passed every rule, ready to store. */
+export interface ParsedSshKey {
+  /** ssh-rsa or ssh-ed25519. */
+  type: string;
+  /** `type base64` plus the comment when there is one. */
+  normalized: string;
+  /** `SHA256:…` exactly as `ssh-keygen -lf` prints it. */
+  fingerprint: string;
+  /** Key size in bits (RSA modulus; 256 for ed25519). */
+  bits: number;
+}
+
+/**
+ * Checks a pasted public key against the rules and parses it with sshpk (no hand parsing of key
+ * material): one line, ≤ 5000 characters, not a private key, declared type RSA or ed25519, the
+ * blob's own type equal to the declared one, RSA ≥ 2048 bits. Throws AppError 400 on any failure.
+ */
+export function parseSshPublicKey(input: string): ParsedSshKey {
+  if (input.length > SSH_KEY_MAX_LENGTH) throw new AppError(400, 'SshKeyTooLong');
+  const text = input.trim();
+  if (!text) throw new AppError(400, 'SshKeyInvalid');
+  if (/PRIVATE KEY/.test(text) || isPrivateKey(text)) throw new AppError(400, 'SshKeyPrivate');
+  if (/[\r\n]/.test(text)) throw new AppError(400, 'SshKeyMultiLine');
+  const parts = text.split(/[ \t]+/);
+  const [declared, blob] = parts;
+  const comment = parts.slice(2).join(' ');
+  if (!blob) throw new AppError(400, 'SshKeyInvalid');
+  const expected = ACCEPTED_TYPES[declared];
+  if (!expected) throw new AppError(400, 'SshKeyUnsupported');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(blob)) throw new AppError(400, 'SshKeyInvalid');
+  let key: sshpk.Key;
+  try {
+    key = sshpk.parseKey(Buffer.from(blob, 'base64'), 'rfc4253');
+  } catch {
+    throw new AppError(400, 'SshKeyInvalid');
+  }
+  if (key.type !== expected) throw new AppError(400, 'SshKeyTypeMismatch');
+  if (key.type === 'rsa' && key.size < SSH_RSA_MIN_BITS) throw new AppError(400, 'SshKeyRsaTooShort');
+  // The blob re-encoded by sshpk must be what was pasted: no trailing garbage hidden in the base64.
+  const canonical = key.toString('ssh').split(' ')[1];
+  if (canonical !== blob.replace(/=+$/, '') && canonical !== blob) throw new AppError(400, 'SshKeyInvalid');
+  return {
+    type: declared,
+    normalized: comment ? `${declared} ${canonical} ${comment}` : `${declared} ${canonical}`,
+    fingerprint: key.fingerprint('sha256').toString(),
+    bits: key.size,
+  };
+}
+
+function isPrivateKey(text: string): boolean {
+  try {
+    sshpk.parsePrivateKey(text, 'auto');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A key as the list and dialogs show it. */
+export interface SshKeyView {
+  id: string;
+  name: string;
+  key: string;
+  key_type: string;
+  fingerprint: string;
+  scope: SshKeyScope;
+  expires_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+  /** Past its expiry: refused for use, shown as 'the public key has expired'. */
+  expired: boolean;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** Shapes a row for the client, with the expired flag computed on the injected clock. */
+export function toView(row: SshKeysTable, now: number): SshKeyView {
+  return {
+    id: row.id,
+    name: row.name,
+    key: row.public_key,
+    key_type: row.key_type,
+    fingerprint: row.fingerprint,
+    scope: row.scope as SshKeyScope,
+    expires_at: iso(row.expires_at),
+    last_used_at: iso(row.last_used_at),
+    created_at: new Date(row.created_at).toISOString(),
+    expired: row.expires_at !== null && now >= row.expires_at,
+  };
+}
+
+function parseExpiry(ctx: AppContext, value: string | null | undefined): number | null {
+  if (value === null || value === undefined || value === '') return null;
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) throw new AppError(400, 'InvalidParameter', { detail: 'expires_at' });
+  if (t <= ctx.clock.now().getTime()) throw new AppError(400, 'SshKeyExpiryPast');
+  return t;
+}
+
+/** The user's keys, newest first. */
+export async function listKeys(ctx: AppContext, userId: string): Promise<SshKeyView[]> {
+  const rows = await ctx.db
+    .selectFrom('ssh_keys')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+  const now = ctx.clock.now().getTime();
+  return rows.map((r) => toView(r, now));
+}
+
+async function ownedKey(db: Kysely<DB>, userId: string, id: string): Promise<SshKeysTable> {
+  const row = await db
+    .selectFrom('ssh_keys')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  // Someone else's key and no key look the same, so ids cannot be probed.
+  if (!row) throw new AppError(404, 'SshKeyNotFound');
+  return row;
+}
+
+/** One of the user's keys; another user's key answers 404. */
+export async function getKey(ctx: AppContext, userId: string, id: string): Promise<SshKeyView> {
+  return toView(await ownedKey(ctx.db, userId, id), ctx.clock.now().getTime());
+}
+
+/** What a create call carries. */
+export interface CreateSshKeyInput {
+  name: string;
+  key: string;
+  scope: SshKeyScope;
+  expires_at?: string | null;
+}
+
+/** Adds a key after every rule; the same key (by fingerprint) added by anyone before gives 409. */
+export async function addKey(ctx: AppContext, userId: string, input: CreateSshKeyInput): Promise<SshKeyView> {
+  const name = input.name.trim();
+  if (!name) throw new AppError(400, 'InvalidParameter', { detail: 'name' });
+  const parsed = parseSshPublicKey(input.key);
+  const expiresAt = parseExpiry(ctx, input.expires_at);
+  const existing = await ctx.db
+    .selectFrom('ssh_keys')
+    .select('id')
+    .where('fingerprint', '=', parsed.fingerprint)
+    .executeTakeFirst();
+  if (existing) throw new AppError(409, 'SshKeyDuplicate');
+  const row: SshKeysTable = {
+    id: newId(),
+    user_id: userId,
+    name,
+    key_type: parsed.type,
+    public_key: parsed.normalized,
+    fingerprint: parsed.fingerprint,
+    scope: input.scope,
+    expires_at: expiresAt,
+    last_used_at: null,
+    created_at: ctx.clock.now().getTime(),
+  };
+  try {
+    await ctx.db.insertInto('ssh_keys').values(row).execute();
+  } catch (e) {
+    // Two simultaneous adds of one key: the unique index decides, the loser gets the same 409.
+    if (/unique|duplicate/i.test(String((e as Error).message))) throw new AppError(409, 'SshKeyDuplicate');
+    throw e;
+  }
+  return toView(row, ctx.clock.now().getTime());
+}
+
+/** What an edit may change: name, scope and expiry (the key itself is fixed; add a new one instead). */
+export interface UpdateSshKeyInput {
+  name?: string;
+  scope?: SshKeyScope;
+  expires_at?: string | null;
+}
+
+/** Edits one of the user's keys; another user's key answers 404 and nothing changes. */
+export async function updateKey(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+  input: UpdateSshKeyInput,
+): Promise<SshKeyView> {
+  const row = await ownedKey(ctx.db, userId, id);
+  const patch: Partial<SshKeysTable> = {};
+  if (input.name !== undefined) {
+    const name = input.name.trim();
+    if (!name) throw new AppError(400, 'InvalidParameter', { detail: 'name' });
+    patch.name = name;
+  }
+  if (input.scope !== undefined) patch.scope = input.scope;
+  if (input.expires_at !== undefined) patch.expires_at = parseExpiry(ctx, input.expires_at);
+  if (Object.keys(patch).length) {
+    await ctx.db.updateTable('ssh_keys').set(patch).where('id', '=', id).where('user_id', '=', userId).execute();
+  }
+  return toView({ ...row, ...patch }, ctx.clock.now().getTime());
+}
+
+/** Deletes one of the user's keys; another user's key answers 404 and nothing changes. */
+export async function deleteKey(ctx: AppContext, userId: string, id: string): Promise<void> {
+  await ownedKey(ctx.db, userId, id);
+  await ctx.db.deleteFrom('ssh_keys').where('id', '=', id).where('user_id', '=', userId).execute();
+}
+
+/**
+ * For the code-hosting SSH front door: the key with this fingerprint if it may be used now
+ * (an expired key is refused), recording the use as "last used".
+ */
+export async function useKeyByFingerprint(
+  ctx: AppContext,
+  fingerprint: string,
+): Promise<{ userId: string; scope: SshKeyScope } | null> {
+  const row = await ctx.db.selectFrom('ssh_keys').selectAll().where('fingerprint', '=', fingerprint).executeTakeFirst();
+  const now = ctx.clock.now().getTime();
+  if (!row || (row.expires_at !== null && now >= row.expires_at)) return null;
+  await ctx.db.updateTable('ssh_keys').set({ last_used_at: now }).where('id', '=', row.id).execute();
+  return { userId: row.user_id, scope: row.scope as SshKeyScope };
+}
