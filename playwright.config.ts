@@ -11,7 +11,8 @@ const selected = E2E_EDITIONS.map((edition, i) => ({ edition, port: port(i) })).
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  outputDir: 'test-results/e2e',
+  // Per base port, so concurrent runs on one machine do not delete each other's artifacts.
+  outputDir: `test-results/e2e-${basePort}`,
   fullyParallel: false,
   workers: 2,
   retries: 0,

@@ -62,7 +62,7 @@ export default defineConfig({
       strategy: 'split-by-experience',
       // Named vendor groups so the size report can budget them; the rest falls into named async chunks.
       forceSplitting: {
-        'lib-intl': /node_modules[\\/](react-intl|@formatjs|intl-messageformat|dayjs)[\\/]/,
+        'lib-intl': /node_modules[\\/](react-intl|@formatjs|intl-messageformat)[\\/]/,
         'lib-mobx': /node_modules[\\/](mobx|mobx-react-lite)[\\/]/,
       },
     },

@@ -61,8 +61,8 @@ export function accessTokensApi(client: RequestClient) {
     /** Deletes a token; it stops working at once. */
     remove: (id: string) =>
       client.delete<{ success: boolean }>(`/users/ajax/v1/my/tokens/${encodeURIComponent(id)}`, undefined, quiet),
-    /** The scope catalogue tree. */
-    scopes: () => client.get<{ token_scopes: TokenScope[] }>('/users/ajax/v1/tokens:scopes'),
+    /** The scope catalogue tree, described in the page's language. */
+    scopes: (locale?: string) => client.get<{ token_scopes: TokenScope[] }>('/users/ajax/v1/tokens:scopes', { locale }),
     /** Legacy screen: all my tokens plus the scope tree. */
     legacyList: (userId: string) =>
       client.post<{ access_tokens: AccessToken[]; token_scopes?: TokenScope[] }>('/users/ajax/v1/tokens:batch', {

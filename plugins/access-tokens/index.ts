@@ -19,6 +19,7 @@ export default definePlugin({
     accessTokens: new AccessTokensStore(root.client, {
       legacy: edition.features.legacyTokens,
       userId: () => root.session.user?.id,
+      locale: () => root.session.locale,
     }),
   }),
 });

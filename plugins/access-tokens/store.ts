@@ -65,12 +65,24 @@ export class AccessTokensStore {
   private all: AccessToken[] = [];
   private api: ReturnType<typeof accessTokensApi>;
   private userId: () => string | undefined;
+  private locale: () => string | undefined;
+  private scopesLocale: string | undefined;
 
-  constructor(client: RequestClient, options: { legacy?: boolean; userId?: () => string | undefined } = {}) {
+  constructor(
+    client: RequestClient,
+    options: { legacy?: boolean; userId?: () => string | undefined; locale?: () => string | undefined } = {},
+  ) {
     this.api = accessTokensApi(client);
     this.legacy = !!options.legacy;
     this.userId = options.userId ?? (() => undefined);
-    makeAutoObservable<AccessTokensStore, 'api' | 'userId' | 'all'>(this, { api: false, userId: false, all: false });
+    this.locale = options.locale ?? (() => undefined);
+    makeAutoObservable<AccessTokensStore, 'api' | 'userId' | 'all' | 'locale' | 'scopesLocale'>(this, {
+      api: false,
+      userId: false,
+      all: false,
+      locale: false,
+      scopesLocale: false,
+    });
   }
 
   /** Loads the current page; on failure the list stays empty and loading stops. */
@@ -99,7 +111,10 @@ export class AccessTokensStore {
       : ([new Error('no user') as RequestError, undefined] as const);
     runInAction(() => {
       this.all = error ? [] : result.access_tokens;
-      if (!error && result.token_scopes?.length) this.scopes = result.token_scopes;
+      if (!error && result.token_scopes?.length) {
+        this.scopes = result.token_scopes;
+        this.scopesLocale = this.locale();
+      }
       this.loading = false;
       this.loaded = true;
       this.applyLegacyPage();
@@ -135,16 +150,18 @@ export class AccessTokensStore {
     else void this.load();
   }
 
-  /** Loads the scope tree once (again after a failure). */
+  /** Loads the scope tree once per language (again after a failure). */
   async loadScopes(): Promise<void> {
-    if (this.scopes.length || this.scopesLoading) return;
+    const locale = this.locale();
+    if ((this.scopes.length && this.scopesLocale === locale) || this.scopesLoading) return;
     this.scopesLoading = true;
     this.scopesFailed = false;
-    const [error, result] = await this.api.scopes();
+    const [error, result] = await this.api.scopes(locale);
     runInAction(() => {
       this.scopesLoading = false;
       this.scopesFailed = !!error;
       this.scopes = error ? [] : result.token_scopes;
+      this.scopesLocale = locale;
     });
   }
 

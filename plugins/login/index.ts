@@ -1,7 +1,5 @@
 import { edition } from '../../src/core/edition';
 import { definePlugin, type PluginRoute } from '../../src/core/plugin';
-import en_US from './messages/en_US.json';
-import zh_CN from './messages/zh_CN.json';
 import { LoginStore } from './store';
 
 const loadLogin = () => import(/* webpackChunkName: "plugin-login" */ './pages/LoginPage');
@@ -12,6 +10,9 @@ if (edition.paths.relogin === '/sso/login') routes.push({ path: '/sso/login', fr
 export default definePlugin({
   id: 'login',
   routes,
-  messages: { zh_CN, en_US },
+  messages: {
+    zh_CN: () => import(/* webpackChunkName: "messages-zh_CN" */ './messages/zh_CN.json'),
+    en_US: () => import(/* webpackChunkName: "messages-en_US" */ './messages/en_US.json'),
+  },
   createStores: (root) => ({ login: new LoginStore(root.client) }),
 });

@@ -106,13 +106,20 @@ describe('profile store', () => {
   });
 
   it('verifies a token once even when asked twice', async () => {
-    const { store, session, calls } = setup(() => ({
-      status: 200,
-      body: { email: 'a@example.com', email_verified: true, resend_available_at: null, server_time: 1 },
-    }));
+    const { store, session, calls } = setup((url) => {
+      if (url.includes('apps:search')) return { status: 200, body: { results: [] } };
+      if (url.includes('/me')) return { status: 200, body: { ...session.user, email_verified: true } };
+      return {
+        status: 200,
+        body: { email: 'a@example.com', email_verified: true, resend_available_at: null, server_time: 1 },
+      };
+    });
     await Promise.all([store.verifyEmail('t'), store.verifyEmail('t')]);
-    expect(calls).toHaveLength(1);
+    expect(calls.filter((c) => c.url.includes('email:verify'))).toHaveLength(1);
     expect(store.verification.state).toBe('done');
+    // The session user is read again afterwards (it may have been loaded before the token was spent).
+    expect(calls.map((c) => c.url)).toContain('/individual/proxy/me?with_email_info=true');
+    expect(session.loading).toBe(false);
     expect(session.user?.email_verified).toBe(true);
   });
 });

@@ -165,6 +165,8 @@ export class ProfileStore {
         this.applyEmail(state);
       }
     });
+    // The landing page may have loaded the user before the token was spent: read it again.
+    if (!error) await this.session.load();
   }
 
   private applyEmail(state: EmailState): void {

@@ -1,20 +1,14 @@
 import { ConfigProvider } from 'antd';
 import type { Locale as AntdLocale } from 'antd/es/locale';
-import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
 import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { IntlProvider } from 'react-intl';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { Authorized } from '../core/access';
 import { edition } from '../core/edition';
-import coreEn from '../core/messages/en_US.json';
-import coreZh from '../core/messages/zh_CN.json';
-import type { PluginRoute, Registry } from '../core/plugin';
+import type { MessageCatalogue, PluginRoute, Registry } from '../core/plugin';
 import { StoresProvider, type RootStore } from '../core/stores/root';
 import { ErrorBoundary } from '../shell/errors/ErrorBoundary';
-import shellEn from '../shell/messages/en_US.json';
-import shellZh from '../shell/messages/zh_CN.json';
 
 const SettingsShell = lazy(() => import(/* webpackChunkName: "shell-settings" */ '../shell/SettingsShell'));
 const NotFoundPage = lazy(() => import(/* webpackChunkName: "shell-not-found" */ '../shell/NotFoundPage'));
@@ -23,6 +17,38 @@ const UsersErrorsPage = lazy(() => import(/* webpackChunkName: "shell-errors" */
 const LoginErrorsPage = lazy(() =>
   import(/* webpackChunkName: "shell-errors" */ '../shell/ErrorRoutes').then((m) => ({ default: m.LoginErrorsPage })),
 );
+
+/** Core and shell catalogues of one locale, in the same chunk as the plugins' (`messages-<locale>`). */
+const FRAME_MESSAGES = {
+  zh_CN: () =>
+    Promise.all([
+      import(/* webpackChunkName: "messages-zh_CN" */ '../core/messages/zh_CN.json'),
+      import(/* webpackChunkName: "messages-zh_CN" */ '../shell/messages/zh_CN.json'),
+    ]),
+  en_US: () =>
+    Promise.all([
+      import(/* webpackChunkName: "messages-en_US" */ '../core/messages/en_US.json'),
+      import(/* webpackChunkName: "messages-en_US" */ '../shell/messages/en_US.json'),
+    ]),
+};
+
+/** Every message of the app locale, loaded on demand; the previous locale's stay shown while a switch loads. */
+function useMessages(registry: Registry, locale: 'zh_CN' | 'en_US') {
+  const [loaded, setLoaded] = useState<{ locale: string; messages: MessageCatalogue }>();
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    Promise.all([FRAME_MESSAGES[locale](), registry.loadMessages(locale)])
+      .then(([[core, shell], plugins]) => {
+        if (live) setLoaded({ locale, messages: { ...core.default, ...shell.default, ...plugins } });
+      })
+      .catch(() => live && setFailed(true));
+    return () => {
+      live = false;
+    };
+  }, [registry, locale]);
+  return { loaded, failed };
+}
 
 /** antd's texts (pagination, date picker…) in the app locale, fetched on demand to keep both out of the initial bundle. */
 function useAntdLocale(locale: 'zh_CN' | 'en_US'): AntdLocale | undefined {
@@ -39,6 +65,18 @@ function useAntdLocale(locale: 'zh_CN' | 'en_US'): AntdLocale | undefined {
     };
   }, [locale]);
   return loaded;
+}
+
+/** Shown when not even the texts could be loaded (offline): both languages, plain HTML, a reload button. */
+function MessagesFailed() {
+  return (
+    <main role="alert" style={{ padding: '96px 24px', textAlign: 'center', fontFamily: 'system-ui, sans-serif' }}>
+      <p>页面加载失败，请重新加载。 / The page failed to load, please reload.</p>
+      <button type="button" onClick={() => window.location.reload()}>
+        重新加载 / Reload
+      </button>
+    </main>
+  );
 }
 
 /** Sends a page view for every route change (the tracker waits 500 ms for the page to settle). */
@@ -70,26 +108,25 @@ function routeElement(route: PluginRoute, Page: ComponentType) {
 export const App = observer(function App({ registry, stores, nonce }: AppProps) {
   const { session } = stores;
   const locale = session.locale;
-  const messages = useMemo(
-    () => ({
-      ...(locale === 'zh_CN' ? coreZh : coreEn),
-      ...(locale === 'zh_CN' ? shellZh : shellEn),
-      ...registry.messages(locale),
-    }),
-    [locale, registry],
-  );
+  const { loaded, failed } = useMessages(registry, locale);
+  const messages = loaded?.messages;
   const antdLocale = useAntdLocale(locale);
   const pages = useMemo(() => registry.routes.map((r) => [r, lazy(r.load)] as const), [registry]);
   useEffect(() => {
-    dayjs.locale(locale === 'zh_CN' ? 'zh-cn' : 'en');
-    stores.client.configure({ translate: (id) => messages[id as keyof typeof messages] ?? id });
+    // dayjs and its Chinese locale load on demand; pages that format dates load after the messages anyway.
+    const dayjsLocale = locale === 'zh_CN' ? import(/* webpackChunkName: "dayjs-zh" */ 'dayjs/locale/zh-cn') : null;
+    void Promise.all([import(/* webpackChunkName: "dayjs" */ 'dayjs'), dayjsLocale])
+      .then(([{ default: dayjs }]) => dayjs.locale(locale === 'zh_CN' ? 'zh-cn' : 'en'))
+      .catch(() => {});
+    if (messages) stores.client.configure({ translate: (id) => messages[id] ?? id });
   }, [locale, messages, stores.client]);
   useEffect(() => {
     void session.load();
   }, [session]);
 
+  if (!loaded) return failed ? <MessagesFailed /> : null;
   return (
-    <IntlProvider locale={locale === 'zh_CN' ? 'zh-CN' : 'en-US'} messages={messages} defaultLocale="zh-CN">
+    <IntlProvider locale={loaded.locale === 'zh_CN' ? 'zh-CN' : 'en-US'} messages={messages} defaultLocale="zh-CN">
       <ConfigProvider
         locale={antdLocale}
         csp={nonce ? { nonce } : undefined}

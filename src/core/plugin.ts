@@ -31,8 +31,22 @@ export interface PluginRoute {
   frame?: 'app' | 'bare';
 }
 
-/** Messages of one plugin, per locale, keyed `<pluginId>.<area>.<element>`. */
-export type PluginMessages = Record<Locale, Record<string, string>>;
+/** One locale's messages, keyed `<pluginId>.<area>.<element>`. */
+export type MessageCatalogue = Record<string, string>;
+
+/**
+ * A catalogue, or a loader of it. Loaders keep catalogues out of the initial bundle: name their chunk
+ * `messages-<locale>` so every plugin's catalogue of one locale lands in one file.
+ */
+export type MessageSource = MessageCatalogue | (() => Promise<{ default: MessageCatalogue }>);
+
+/** Messages of one plugin, per locale. */
+export type PluginMessages = Record<Locale, MessageSource>;
+
+/** Resolves a message source to its catalogue. */
+export async function loadMessageSource(source: MessageSource): Promise<MessageCatalogue> {
+  return typeof source === 'function' ? (await source()).default : source;
+}
 
 /** What a plugin contributes; the single default export of `plugins/<id>/index.ts`. */
 export interface PluginDefinition {
@@ -60,17 +74,16 @@ export interface Registry {
   plugins: PluginDefinition[];
   sections: SettingsSection[];
   routes: PluginRoute[];
-  /** Messages of all plugins merged for one locale. */
-  messages(locale: Locale): Record<string, string>;
+  /** Messages of all plugins merged for one locale (loaded on first use, then cached). */
+  loadMessages(locale: Locale): Promise<MessageCatalogue>;
   section(key: string): SettingsSection | undefined;
 }
 
-/** Indexes plugins, refusing duplicate ids, sidebar keys, route paths and message ids. */
+/** Indexes plugins, refusing duplicate ids, sidebar keys and route paths (message ids: `npm run check:messages`). */
 export function createRegistry(plugins: PluginDefinition[]): Registry {
   const ids = new Set<string>();
   const keys = new Map<string, SettingsSection>();
   const paths = new Set<string>();
-  const msgOwner = new Map<string, string>();
   for (const p of plugins) {
     if (ids.has(p.id)) throw new RegistryError(`duplicate plugin id "${p.id}"`);
     ids.add(p.id);
@@ -82,24 +95,23 @@ export function createRegistry(plugins: PluginDefinition[]): Registry {
       if (paths.has(r.path)) throw new RegistryError(`duplicate route "${r.path}" (plugin "${p.id}")`);
       paths.add(r.path);
     }
-    for (const k of Object.keys(p.messages.en_US)) {
-      const owner = msgOwner.get(k);
-      if (owner) throw new RegistryError(`message id "${k}" of plugin "${p.id}" is already defined by "${owner}"`);
-      msgOwner.set(k, p.id);
-    }
   }
-  const cache = new Map<Locale, Record<string, string>>();
+  const cache = new Map<Locale, Promise<MessageCatalogue>>();
   return {
     plugins,
     sections: [...keys.values()],
     routes: plugins.flatMap((p) => p.routes ?? []),
-    messages(locale) {
+    loadMessages(locale) {
       let m = cache.get(locale);
       if (!m) {
-        m = Object.assign({}, ...plugins.map((p) => p.messages[locale]));
-        cache.set(locale, m!);
+        m = Promise.all(plugins.map((p) => loadMessageSource(p.messages[locale]))).then((all) =>
+          Object.assign({}, ...all),
+        );
+        // A failed load (e.g. offline) may be retried by the next call.
+        m.catch(() => cache.delete(locale));
+        cache.set(locale, m);
       }
-      return m!;
+      return m;
     },
     section: (key) => keys.get(key),
   };

@@ -17,6 +17,8 @@ test('create with two scopes and a 30-day preset, copy, use on the open API, del
   request,
   baseURL,
 }) => {
+  // Several axe passes on a shared 2-core machine: more than the default 30 s.
+  test.setTimeout(120_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL! });
   await signIn(page, E2E_USERS.tokens);
   await page.goto('/users/settings/personalAccessToken');
@@ -26,8 +28,12 @@ test('create with two scopes and a 30-day preset, copy, use on the open API, del
 
   await page.getByTestId('token-create').click();
   await expect(page).toHaveURL(/\/users\/settings\/personalAccessToken\/create$/);
-  const drawer = page.locator('.ant-drawer-content');
-  await expect(drawer.getByRole('checkbox', { name: /base:user$/ })).toBeVisible();
+  const drawer = page.getByRole('dialog');
+  // The scopes load when the drawer opens, in the page's language.
+  await expect(drawer.getByRole('checkbox', { name: /base:user$/ })).toBeVisible({ timeout: 20_000 });
+  await expect(
+    drawer.getByRole('checkbox', { name: /^(用户基本信息|Basic user information) base:user$/ }),
+  ).toBeVisible();
   const save = page.getByTestId('token-save');
   await expect(save).toBeDisabled();
   await page.locator('#access-token-name').fill('e2e deploy token');
@@ -41,7 +47,7 @@ test('create with two scopes and a 30-day preset, copy, use on the open API, del
 
   // The value shows once, with the hint to keep it.
   const created = page.getByTestId('token-created');
-  await expect(created).toBeVisible();
+  await expect(created).toBeVisible({ timeout: 20_000 });
   await expect(page).toHaveURL(/\/users\/settings\/personalAccessToken$/);
   const token = (await page.getByTestId('token-value').innerText()).trim();
   expect(token).toMatch(TOKEN_RE);

@@ -196,6 +196,12 @@ describe('personal access tokens (settings page calls)', () => {
       headers: { cookie: `${alice.cookieHeader()}; ak_user_locale=zh_CN` },
     });
     expect(zh.json.token_scopes[2].scope_desc).toBe('代码管理');
+    // The page sends its own language, which wins over cookie and Accept-Language.
+    const asked = await alice.req('GET', '/users/ajax/v1/tokens:scopes?locale=zh_CN', {
+      headers: { 'accept-language': 'en-US' },
+    });
+    expect(asked.json.token_scopes[2].scope_desc).toBe('代码管理');
+    expect((await alice.req('GET', '/users/ajax/v1/tokens:scopes?locale=fr')).status).toBe(400);
 
     // Selecting a parent selects all its children (read-only ones stay read-only).
     const all = await create(alice, { name: 'all-code', token_scopes: ['codeup:write'] });

@@ -35,7 +35,7 @@ export function ScopeTree({ tree, value, onChange }: ScopeTreeProps) {
                 indeterminate={state === 'some'}
                 onChange={(e) => onChange(toggleScope(area, value, e.target.checked))}
               >
-                <Typography.Text strong>{area.scope_desc}</Typography.Text>
+                <Typography.Text strong>{area.scope_desc}</Typography.Text>{' '}
                 <Typography.Text style={keyStyle}>{area.scope_key}</Typography.Text>
               </Checkbox>
             </div>
@@ -55,8 +55,7 @@ export function ScopeTree({ tree, value, onChange }: ScopeTreeProps) {
                     }}
                   >
                     <Checkbox checked={!!chosen} onChange={(e) => onChange(toggleScope(leaf, value, e.target.checked))}>
-                      {leaf.scope_desc}
-                      <Typography.Text style={keyStyle}>{leaf.scope_key}</Typography.Text>
+                      {leaf.scope_desc} <Typography.Text style={keyStyle}>{leaf.scope_key}</Typography.Text>
                     </Checkbox>
                     {leaf.scope_operate === 'read_write' ? (
                       <Radio.Group

@@ -175,10 +175,16 @@ export const accessTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'The scope catalogue as a tree (areas → resources), each read-only or read/write',
+        description:
+          'Descriptions follow `locale` when given (the page sends its own language), else the request locale.',
+        querystring: Type.Object(
+          { locale: Type.Optional(Type.Union([Type.Literal('zh_CN'), Type.Literal('en_US')])) },
+          closed,
+        ),
         response: { 200: Type.Object({ token_scopes: Type.Array(ScopeNodeSchema) }, closed), ...errorResponses },
       },
     },
-    async (req) => ({ token_scopes: scopes(req.locale) }),
+    async (req) => ({ token_scopes: scopes(req.query.locale ?? req.locale) }),
   );
 
   app.get(

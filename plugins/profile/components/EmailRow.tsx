@@ -88,7 +88,7 @@ export const EmailRow = observer(function EmailRow({ store, email, verified, not
       </Button>
     </>
   ) : (
-    <Button size="small" type="primary" onClick={() => setEditing('bind')}>
+    <Button size="small" onClick={() => setEditing('bind')}>
       <FormattedMessage id="profile.email.bind" />
     </Button>
   );

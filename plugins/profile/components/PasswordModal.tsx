@@ -83,7 +83,12 @@ export function PasswordModal({ open, needsOld, saving, onSubmit, onClose }: Pas
           label={<FormattedMessage id="profile.password.new" />}
           dependencies={['old']}
           rules={[rule(validatePassword), rule((v) => validateNewPasswordDiffers(form.getFieldValue('old'), v))]}
-          extra={<FormattedMessage id="profile.password.rule" />}
+          extra={
+            // antd's hint grey is below AA contrast; the rule is what the user needs to read.
+            <span style={{ color: 'rgba(0, 0, 0, 0.65)' }}>
+              <FormattedMessage id="profile.password.rule" />
+            </span>
+          }
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>

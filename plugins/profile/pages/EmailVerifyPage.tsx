@@ -33,7 +33,7 @@ const EmailVerifyPage = observer(function EmailVerifyPage() {
   }, [settled, seconds, navigate]);
 
   const back = (
-    <Button type="primary" onClick={() => navigate(SETTINGS_PATH, { replace: true })}>
+    <Button onClick={() => navigate(SETTINGS_PATH, { replace: true })}>
       <FormattedMessage id="profile.emails.back" />
     </Button>
   );

@@ -1,11 +1,11 @@
 import { Alert, DatePicker, Form, Input, Modal, Radio } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { SshKey, SshKeyInput, SshKeyScope } from '../api';
 import { looksSupported, SSH_KEY_MAX_LENGTH } from '../rules';
 
-/** Props of the create/edit dialog; `editing` null means create. */
+/** Props of the create/edit dialog; `editing` null means create. Mount with a new `key` per opening. */
 export interface SshKeyDialogProps {
   open: boolean;
   editing: SshKey | null;
@@ -30,21 +30,16 @@ export function SshKeyDialog({ open, editing, saving, onCancel, onSubmit }: SshK
   const [form] = Form.useForm<FormValues>();
   const [failure, setFailure] = useState<string>();
   const expiry = Form.useWatch('expiry', form);
-
-  useEffect(() => {
-    if (!open) return;
-    setFailure(undefined);
-    form.resetFields();
-    if (editing) {
-      form.setFieldsValue({
+  // The page mounts a fresh dialog (new key) each time it opens, so initial values are all it needs.
+  const initialValues: Partial<FormValues> = editing
+    ? {
         name: editing.name,
         key: editing.key,
         scope: editing.scope,
         expiry: editing.expires_at ? 'date' : 'never',
         date: editing.expires_at && !editing.expired ? dayjs(editing.expires_at) : undefined,
-      });
-    }
-  }, [open, editing, form]);
+      }
+    : { scope: 'read_write', expiry: 'never' };
 
   const submit = async (v: FormValues) => {
     setFailure(undefined);
@@ -68,7 +63,6 @@ export function SshKeyDialog({ open, editing, saving, onCancel, onSubmit }: SshK
       onOk={() => form.submit()}
       onCancel={onCancel}
       width={640}
-      destroyOnHidden
       forceRender
     >
       {failure && <Alert type="error" showIcon message={failure} role="alert" style={{ marginBottom: 16 }} />}
@@ -76,7 +70,7 @@ export function SshKeyDialog({ open, editing, saving, onCancel, onSubmit }: SshK
         form={form}
         layout="vertical"
         requiredMark
-        initialValues={{ scope: 'read_write', expiry: 'never' }}
+        initialValues={initialValues}
         onFinish={(v) => void submit(v)}
       >
         <Form.Item

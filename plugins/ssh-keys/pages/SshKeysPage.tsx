@@ -18,7 +18,14 @@ const SshKeysView = observer(function SshKeysView() {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const [toast, toastHolder] = message.useMessage();
-  const [dialog, setDialog] = useState<{ open: boolean; editing: SshKey | null }>({ open: false, editing: null });
+  // `seq` changes at each opening so the dialog mounts afresh (no stale values, no reset racing typing).
+  const [dialog, setDialog] = useState<{ open: boolean; editing: SshKey | null; seq: number }>({
+    open: false,
+    editing: null,
+    seq: 0,
+  });
+  const openDialog = (editing: SshKey | null) => setDialog((d) => ({ open: true, editing, seq: d.seq + 1 }));
+  const closeDialog = () => setDialog((d) => ({ ...d, open: false }));
 
   useEffect(() => {
     void sshKeys.load();
@@ -30,7 +37,7 @@ const SshKeysView = observer(function SshKeysView() {
       ? await sshKeys.update(editing.id, { name: input.name, scope: input.scope, expires_at: input.expires_at })
       : await sshKeys.create(input);
     if (!r.ok) return r.message ?? t(editing ? 'ssh-keys.message.updateFailed' : 'ssh-keys.message.createFailed');
-    setDialog({ open: false, editing: null });
+    closeDialog();
     void toast.success(t(editing ? 'ssh-keys.message.updated' : 'ssh-keys.message.created'));
     return undefined;
   };
@@ -93,7 +100,7 @@ const SshKeysView = observer(function SshKeysView() {
       fixed: 'right',
       render: (_, k) => (
         <Space size={0}>
-          <Button type="link" size="small" onClick={() => setDialog({ open: true, editing: k })}>
+          <Button type="link" size="small" onClick={() => openDialog(k)}>
             <FormattedMessage id="ssh-keys.action.edit" />
           </Button>
           <Popconfirm
@@ -120,7 +127,7 @@ const SshKeysView = observer(function SshKeysView() {
         <Typography.Title id="ssh-keys-title" level={1} style={{ fontSize: 20, margin: 0, flex: 1 }}>
           <FormattedMessage id="ssh-keys.sidebar.title" />
         </Typography.Title>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true, editing: null })}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => openDialog(null)}>
           <FormattedMessage id="ssh-keys.page.add" />
         </Button>
       </div>
@@ -155,10 +162,11 @@ const SshKeysView = observer(function SshKeysView() {
         </>
       )}
       <SshKeyDialog
+        key={dialog.seq}
         open={dialog.open}
         editing={dialog.editing}
         saving={sshKeys.saving}
-        onCancel={() => setDialog({ open: false, editing: null })}
+        onCancel={closeDialog}
         onSubmit={save}
       />
     </section>
