@@ -7,7 +7,9 @@ const info = { username: 'alice', has_password: false, effective_at: null };
 
 describe('PackagesCredentialStore', () => {
   it('stops loading on success and on failure (no data on failure)', async () => {
-    const ok = new PackagesCredentialStore({ get: vi.fn().mockResolvedValue([null, info]) } as unknown as RequestClient);
+    const ok = new PackagesCredentialStore({
+      get: vi.fn().mockResolvedValue([null, info]),
+    } as unknown as RequestClient);
     await ok.load();
     expect(ok).toMatchObject({ loading: false, failed: false, info });
     const ko = new PackagesCredentialStore({ get: vi.fn().mockResolvedValue(fail()) } as unknown as RequestClient);

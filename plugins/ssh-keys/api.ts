@@ -47,6 +47,7 @@ export function sshKeysApi(client: RequestClient) {
     update: (id: string, input: SshKeyUpdate) =>
       client.put<SshKey>(`${SSH_KEYS_URL}/${encodeURIComponent(id)}`, input, { silent: true }),
     /** Deletes a key. */
-    remove: (id: string) => client.delete<{ success: boolean }>(`${SSH_KEYS_URL}/${encodeURIComponent(id)}`, undefined, { silent: true }),
+    remove: (id: string) =>
+      client.delete<{ success: boolean }>(`${SSH_KEYS_URL}/${encodeURIComponent(id)}`, undefined, { silent: true }),
   };
 }

@@ -16,7 +16,10 @@ const key: SshKey = {
   created_at: '2026-01-01T00:00:00.000Z',
   expired: false,
 };
-const fail = (status: number, data?: unknown) => [new RequestError({ status, message: 'x', url: '/', method: 'GET', data }), undefined];
+const fail = (status: number, data?: unknown) => [
+  new RequestError({ status, message: 'x', url: '/', method: 'GET', data }),
+  undefined,
+];
 
 function client(overrides: Partial<Record<'get' | 'post' | 'put' | 'delete', ReturnType<typeof vi.fn>>>) {
   return { get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn(), ...overrides } as unknown as RequestClient;
@@ -41,20 +44,25 @@ describe('SshKeysStore', () => {
   it('adds, edits and deletes, passing the service’s explanation of a refusal', async () => {
     const post = vi
       .fn()
-      .mockResolvedValueOnce(fail(409, { message: 'This public key has already been added.' }))
+      .mockResolvedValueOnce(fail(409, { code: 'SshKeyDuplicate', message: 'This public key has already been added.' }))
+      .mockResolvedValueOnce(fail(400, { code: 'Other', message: 'Explained by the service.' }))
       .mockResolvedValueOnce([null, key]);
     const put = vi.fn().mockResolvedValue([null, { ...key, name: 'renamed' }]);
-    const del = vi.fn().mockResolvedValueOnce(fail(500)).mockResolvedValueOnce([null, { success: true }]);
+    const del = vi
+      .fn()
+      .mockResolvedValueOnce(fail(500))
+      .mockResolvedValueOnce([null, { success: true }]);
     const store = new SshKeysStore(client({ post, put, delete: del }));
     const input = { name: 'laptop', key: key.key, scope: 'read_write' as const, expires_at: null };
-    expect(await store.create(input)).toEqual({ ok: false, message: 'This public key has already been added.' });
+    expect(await store.create(input)).toEqual({ ok: false, failure: { id: 'ssh-keys.error.duplicate' } });
+    expect(await store.create(input)).toEqual({ ok: false, failure: { text: 'Explained by the service.' } });
     expect(store.keys).toEqual([]);
     expect(await store.create(input)).toEqual({ ok: true });
     expect(store.keys).toEqual([key]);
     await store.update('k1', { name: 'renamed', scope: 'read_write', expires_at: null });
     expect(store.keys[0].name).toBe('renamed');
     // A server failure has no user-fixable explanation: the page uses its own 'deletion failed'.
-    expect(await store.remove('k1')).toEqual({ ok: false, message: undefined });
+    expect(await store.remove('k1')).toEqual({ ok: false, failure: undefined });
     expect(store.keys).toHaveLength(1);
     expect(await store.remove('k1')).toEqual({ ok: true });
     expect(store.keys).toEqual([]);

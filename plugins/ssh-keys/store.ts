@@ -2,13 +2,32 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import type { RequestClient, RequestError } from '../../src/core/request';
 import { sshKeysApi, type SshKey, type SshKeyInput, type SshKeyUpdate } from './api';
 
-/** Outcome of a save or delete: done, or the text/message id to show. */
-export type SshKeyActionResult = { ok: true } | { ok: false; message?: string };
+/** Service error codes the page explains in its own catalogue (the UI language may differ from the service's). */
+export const SSH_KEY_ERROR_MESSAGES: Record<string, string> = {
+  SshKeyInvalid: 'ssh-keys.error.invalid',
+  SshKeyUnsupported: 'ssh-keys.form.keyUnsupported',
+  SshKeyPrivate: 'ssh-keys.error.private',
+  SshKeyMultiLine: 'ssh-keys.error.multiLine',
+  SshKeyTooLong: 'ssh-keys.error.tooLong',
+  SshKeyTypeMismatch: 'ssh-keys.error.typeMismatch',
+  SshKeyRsaTooShort: 'ssh-keys.error.rsaTooShort',
+  SshKeyDuplicate: 'ssh-keys.error.duplicate',
+  SshKeyNotFound: 'ssh-keys.error.notFound',
+  SshKeyExpiryPast: 'ssh-keys.error.expiryPast',
+};
 
-/** The server's own (localised) explanation when it gave one, for rule failures the user can fix. */
-function serverMessage(error: RequestError): string | undefined {
-  const data = (error.data ?? {}) as { message?: unknown };
-  return error.status >= 400 && error.status < 500 && typeof data.message === 'string' ? data.message : undefined;
+/** Why a save or delete failed: a message id of ours, or the service's text for other user-fixable refusals. */
+export type SshKeyFailure = { id: string } | { text: string };
+
+/** Outcome of a save or delete: done, or what to show (none: the page's generic 'failed, please retry'). */
+export type SshKeyActionResult = { ok: true } | { ok: false; failure?: SshKeyFailure };
+
+function failureOf(error: RequestError): SshKeyFailure | undefined {
+  const data = (error.data ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof data.code === 'string' && SSH_KEY_ERROR_MESSAGES[data.code])
+    return { id: SSH_KEY_ERROR_MESSAGES[data.code] };
+  if (error.status >= 400 && error.status < 500 && typeof data.message === 'string') return { text: data.message };
+  return undefined;
 }
 
 /** The user's SSH public keys and the actions on them. */
@@ -47,7 +66,7 @@ export class SshKeysStore {
       this.saving = false;
       if (!error) this.keys = [key, ...this.keys];
     });
-    return error ? { ok: false, message: serverMessage(error) } : { ok: true };
+    return error ? { ok: false, failure: failureOf(error) } : { ok: true };
   }
 
   /** Edits a key in place. */
@@ -58,7 +77,7 @@ export class SshKeysStore {
       this.saving = false;
       if (!error) this.keys = this.keys.map((k) => (k.id === id ? key : k));
     });
-    return error ? { ok: false, message: serverMessage(error) } : { ok: true };
+    return error ? { ok: false, failure: failureOf(error) } : { ok: true };
   }
 
   /** Deletes a key and drops it from the list. */
@@ -69,6 +88,6 @@ export class SshKeysStore {
       this.saving = false;
       if (!error) this.keys = this.keys.filter((k) => k.id !== id);
     });
-    return error ? { ok: false, message: serverMessage(error) } : { ok: true };
+    return error ? { ok: false, failure: failureOf(error) } : { ok: true };
   }
 }

@@ -19,6 +19,7 @@ export interface Identity {
 export function thirdPartyApi(client: RequestClient) {
   return {
     /** The user's bindings (`results`). */
-    identities: () => client.get<{ results: Identity[] }>('/individual/proxy/my/identities', undefined, { silent: true }),
+    identities: () =>
+      client.get<{ results: Identity[] }>('/individual/proxy/my/identities', undefined, { silent: true }),
   };
 }

@@ -62,23 +62,31 @@ describe('admin CLI', () => {
   });
 
   it('binds third-party and identity-provider accounts as real rows', async () => {
-    expect((await run('bind-identity', '--username', 'alice', '--provider', 'dingtalk', '--open-id', 'ding-1')).out).toBe(
-      'bound alice to DingTalk account ding-1',
-    );
+    expect(
+      (await run('bind-identity', '--username', 'alice', '--provider', 'dingtalk', '--open-id', 'ding-1')).out,
+    ).toBe('bound alice to DingTalk account ding-1');
     // Binding again replaces the account of that provider.
-    expect((await run('bind-identity', '--username', 'alice', '--provider', 'dingtalk', '--open-id', 'ding-2')).code).toBe(0);
+    expect(
+      (await run('bind-identity', '--username', 'alice', '--provider', 'dingtalk', '--open-id', 'ding-2')).code,
+    ).toBe(0);
     expect((await run('bind-idp', '--username', 'alice', '--name', 'Corp LDAP')).out).toContain('Corp LDAP as Alice');
     expect((await run('bind-identity', '--username', 'alice', '--provider', 'idp', '--open-id', 'x')).code).toBe(2);
     expect((await run('bind-identity', '--username', 'nobody', '--provider', 'feishu', '--open-id', 'f')).code).toBe(1);
     const database = await openDatabase({ dataDir: dir });
-    const rows = await database.db.selectFrom('identities').select(['provider', 'open_id', 'name']).orderBy('provider').execute();
+    const rows = await database.db
+      .selectFrom('identities')
+      .select(['provider', 'open_id', 'name'])
+      .orderBy('provider')
+      .execute();
     expect(rows).toEqual([
       { provider: 'dingtalk', open_id: 'ding-2', name: 'DingTalk' },
       { provider: 'idp', open_id: 'Alice', name: 'Corp LDAP' },
     ]);
     await database.close();
     expect((await run('unbind-identity', '--username', 'alice', '--provider', 'dingtalk')).out).toContain('removed 1');
-    expect((await run('unbind-identity', '--username', 'alice', '--provider', 'dingtalk')).out).toContain('nothing removed');
+    expect((await run('unbind-identity', '--username', 'alice', '--provider', 'dingtalk')).out).toContain(
+      'nothing removed',
+    );
   });
 
   it('explains usage mistakes', async () => {

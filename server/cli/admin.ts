@@ -6,7 +6,12 @@ import { DEFAULT_HASH_PARAMS, PasswordHasher, passwordRuleViolation, type HashPa
 import { LoginLockout } from '../auth/lockout';
 import { AccountError, createOrg, createUser, installApp, listUsers } from '../services/accounts';
 import { translate } from '../i18n/index';
-import { bindIdentity, IDENTITY_PROVIDERS, unbindIdentity, type IdentityProvider } from '../../plugins/third-party/server/service';
+import {
+  bindIdentity,
+  IDENTITY_PROVIDERS,
+  unbindIdentity,
+  type IdentityProvider,
+} from '../../plugins/third-party/server/service';
 
 /** Usage text printed by `help` and on mistakes. */
 export const USAGE = `Usage: npm run admin -- <command> [options]
@@ -70,7 +75,16 @@ export async function runAdmin(
     }
     return names.map((n) => values[n] as string);
   };
-  const known = ['create-user', 'create-org', 'install-app', 'unlock-user', 'list-users', 'bind-identity', 'bind-idp', 'unbind-identity'];
+  const known = [
+    'create-user',
+    'create-org',
+    'install-app',
+    'unlock-user',
+    'list-users',
+    'bind-identity',
+    'bind-idp',
+    'unbind-identity',
+  ];
   if (!known.includes(command)) {
     io.err(`unknown command "${command}"\n\n${USAGE}`);
     return 2;
@@ -131,7 +145,11 @@ export async function runAdmin(
           io.err(`bind-identity: --provider must be dingtalk, feishu or api (use bind-idp for identity sources)`);
           return 2;
         }
-        const b = await bindIdentity(deps, { username: args[0], provider: args[1] as IdentityProvider, openId: args[2] });
+        const b = await bindIdentity(deps, {
+          username: args[0],
+          provider: args[1] as IdentityProvider,
+          openId: args[2],
+        });
         io.out(`bound ${args[0]} to ${b.name} account ${b.open_id}`);
         return 0;
       }
@@ -154,7 +172,12 @@ export async function runAdmin(
           io.err(`unbind-identity: --provider must be one of ${IDENTITY_PROVIDERS.join(', ')}`);
           return 2;
         }
-        const n = await unbindIdentity(database.db, args[0], args[1] as IdentityProvider, values.name as string | undefined);
+        const n = await unbindIdentity(
+          database.db,
+          args[0],
+          args[1] as IdentityProvider,
+          values.name as string | undefined,
+        );
         io.out(n ? `removed ${n} binding(s) of ${args[0]}` : `${args[0]} had no such binding; nothing removed`);
         return 0;
       }

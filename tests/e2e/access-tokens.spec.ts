@@ -78,7 +78,8 @@ test('create with two scopes and a 30-day preset, copy, use on the open API, del
   await row.getByRole('button', { name: /^(删除|Delete)$/ }).click();
   await page
     .locator('.ant-popconfirm')
-    .getByRole('button', { name: /^(删除|Delete)$/ })
+    // antd spaces out two-character CJK button labels ("删 除").
+    .getByRole('button', { name: /^(删\s?除|Delete)$/ })
     .click();
   await expect(page.getByText(/^(删除成功|Deleted successfully)$/)).toBeVisible();
   await expect(row).toHaveCount(0);

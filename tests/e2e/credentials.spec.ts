@@ -7,6 +7,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { E2E_USERS, signIn } from './fixtures';
 
 // SSH keys, artifact-repository credential and third-party bindings, per edition.
+// Several axe passes per test: give them room on a loaded 2-core machine.
+test.describe.configure({ timeout: 120_000 });
 const zhEditions = ['vpc', 'aliyun', 'dedicated'];
 
 /** A fresh key pair made by ssh-keygen, with the fingerprint ssh-keygen itself prints. */
@@ -76,12 +78,17 @@ test('adds and removes an SSH key; the fingerprint is what ssh-keygen prints', a
   await dialog.getByLabel(zh ? '公钥' : 'Public key').fill(ed.pub);
   await dialog.getByLabel(zh ? '名称' : 'Name').fill('again');
   await dialog.getByRole('button', { name: btn(zh, '保存', 'Save') }).click();
-  await expect(dialog.getByRole('alert')).toHaveText(zh ? '该公钥已被添加。' : 'This public key has already been added.');
+  await expect(dialog.getByRole('alert')).toHaveText(
+    zh ? '该公钥已被添加。' : 'This public key has already been added.',
+  );
   await dialog.getByRole('button', { name: btn(zh, '取消', 'Cancel') }).click();
 
   // Delete with confirmation.
   await page.getByRole('button', { name: btn(zh, '删除', 'Delete') }).click();
-  await page.getByRole('tooltip').getByRole('button', { name: btn(zh, '删除', 'Delete') }).click();
+  await page
+    .getByRole('tooltip')
+    .getByRole('button', { name: btn(zh, '删除', 'Delete') })
+    .click();
   await expect(page.getByText(zh ? '暂无 SSH 公钥' : 'No SSH public key')).toBeVisible();
   await page.reload();
   await expect(page.getByText(zh ? '暂无 SSH 公钥' : 'No SSH public key')).toBeVisible();
@@ -106,9 +113,14 @@ test('resets the artifact-repository password where packages is installed', asyn
   await expect(page.getByText(zh ? '未设置' : 'Not set')).toBeVisible();
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: btn(zh, '生成密码', 'Generate password') }).click();
-  await page.getByRole('tooltip').getByRole('button', { name: btn(zh, '生成', 'Generate') }).click();
+  await page
+    .getByRole('tooltip')
+    .getByRole('button', { name: btn(zh, '生成', 'Generate') })
+    .click();
   const shown = page.getByTestId('packages-new-password');
-  await expect(shown).toContainText(zh ? '新密码将在 10 秒后生效。' : 'The new password takes effect after 10 seconds.');
+  await expect(shown).toContainText(
+    zh ? '新密码将在 10 秒后生效。' : 'The new password takes effect after 10 seconds.',
+  );
   const password = (await shown.locator('code').textContent())?.trim() ?? '';
   expect(password.length).toBeGreaterThanOrEqual(16);
   await expectNoAxeViolations(page);

@@ -5,6 +5,8 @@ import { E2E_USERS, mailsTo, signIn } from './fixtures';
 // The profile section against the real service; mail goes to the serve process's loopback SMTP sink.
 // Mail delivery, a 5 s countdown and several sign-ins need more than the default 30 s on a busy machine.
 test.describe.configure({ timeout: 120_000 });
+/** Toasts of calls that send mail or re-encode images may take seconds on a loaded machine. */
+const SLOW = { timeout: 15_000 };
 
 /** A valid 4×4 PNG (made with sharp), inlined so the spec needs no image library. */
 const PNG = Buffer.from(
@@ -39,7 +41,7 @@ test('e-mail: bind, open the activation link from the received mail, see it veri
   await expect(dialog).toContainText('邮箱格式不正确');
   await dialog.getByLabel('邮箱地址').fill(address);
   await dialog.getByRole('button', { name: '发送激活邮件' }).click();
-  await expect(page.getByText('发送成功')).toBeVisible();
+  await expect(page.getByText('发送成功')).toBeVisible(SLOW);
   await expect(row).toContainText(address);
   await expect(row).toContainText('未验证');
   // The resend button counts down the minute.
@@ -83,7 +85,7 @@ test('password: change it and sign in with the new one', async ({ page, baseURL 
   await dialog.getByLabel('新密码', { exact: true }).fill(fresh);
   await dialog.getByLabel('确认新密码').fill(fresh);
   await dialog.getByRole('button', { name: '确定' }).click();
-  await expect(page.getByText('密码已修改')).toBeVisible();
+  await expect(page.getByText('密码已修改')).toBeVisible(SLOW);
   await page.context().clearCookies();
   await useChinese(page, baseURL!);
   await signIn(page, { username: user.username, password: fresh });
@@ -93,7 +95,7 @@ test('password: change it and sign in with the new one', async ({ page, baseURL 
   await dialog.getByLabel('新密码', { exact: true }).fill(user.password);
   await dialog.getByLabel('确认新密码').fill(user.password);
   await dialog.getByRole('button', { name: '确定' }).click();
-  await expect(page.getByText('密码已修改')).toBeVisible();
+  await expect(page.getByText('密码已修改')).toBeVisible(SLOW);
 });
 
 test('language: switch to English, then back to Chinese; the choice persists', async ({ page, baseURL }) => {
@@ -126,11 +128,11 @@ test('avatar: a renamed SVG is refused in the browser; upload a PNG, then restor
   page.on('request', (r) => r.url().includes('/objects/ajax/avatars') && uploads.push(r.url()));
 
   await input.setInputFiles({ name: 'evil.png', mimeType: 'image/png', buffer: Buffer.from('<svg></svg>') });
-  await expect(page.getByText('上传失败，文件格式仅支持 JPG,JPEG,PNG,GIF')).toBeVisible();
+  await expect(page.getByText('上传失败，文件格式仅支持 JPG,JPEG,PNG,GIF')).toBeVisible(SLOW);
   expect(uploads).toHaveLength(0);
 
   await input.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
-  await expect(page.getByText('头像已更新')).toBeVisible();
+  await expect(page.getByText('头像已更新')).toBeVisible(SLOW);
   await expect(image).toHaveAttribute('data-custom', 'true');
   const src = await image.locator('img').getAttribute('src');
   expect(src).toMatch(/^\/objects\/avatars\/[0-9a-f]{32}\.png$/);
@@ -140,6 +142,6 @@ test('avatar: a renamed SVG is refused in the browser; upload a PNG, then restor
   await expectNoAxeViolations(page);
 
   await page.getByRole('button', { name: '恢复默认' }).click();
-  await expect(page.getByText('头像恢复成功')).toBeVisible();
+  await expect(page.getByText('头像恢复成功')).toBeVisible(SLOW);
   await expect(image).toHaveAttribute('data-custom', 'false');
 });

@@ -132,9 +132,10 @@ describe('SSH public keys', () => {
 
   it('takes an optional expiry, shows expired keys as such and refuses them for use', async () => {
     const now = s.clock.now().getTime();
-    expect((await add(bob, { name: 'old', key: keys.ed25519b.pub, expires_at: new Date(now - DAY).toISOString() })).json.code).toBe(
-      'SshKeyExpiryPast',
-    );
+    expect(
+      (await add(bob, { name: 'old', key: keys.ed25519b.pub, expires_at: new Date(now - DAY).toISOString() })).json
+        .code,
+    ).toBe('SshKeyExpiryPast');
     const a = await add(bob, { name: 'ci', key: keys.ed25519b.pub, expires_at: new Date(now + DAY).toISOString() });
     expect(a.status).toBe(201);
     expect(a.json.scope).toBe('read_write');
@@ -159,7 +160,12 @@ describe('SSH public keys', () => {
     const [first] = (await alice.req('GET', CHINA)).json;
     const edited = await alice.req('PUT', `${GLOBAL}/${first.id}`, { body: { name: 'renamed', scope: 'read_write' } });
     expect(edited.status).toBe(200);
-    expect(edited.json).toMatchObject({ id: first.id, name: 'renamed', scope: 'read_write', fingerprint: first.fingerprint });
+    expect(edited.json).toMatchObject({
+      id: first.id,
+      name: 'renamed',
+      scope: 'read_write',
+      fingerprint: first.fingerprint,
+    });
     expect((await alice.req('GET', `${CHINA}/${first.id}`)).json.name).toBe('renamed');
     expect((await alice.req('PUT', `${CHINA}/${first.id}`, { body: { key: 'ssh-rsa AAAA' } })).status).toBe(400);
     expect((await alice.req('DELETE', `${CHINA}/${first.id}`)).json).toEqual({ success: true });
@@ -189,8 +195,12 @@ describe('SSH public keys', () => {
 
   it('applies CSRF and X-Requested-With to state changes on both paths', async () => {
     for (const base of [CHINA, GLOBAL]) {
-      expect((await alice.req('POST', base, { body: { name: 'x', key: keys.rsa1024.pub }, csrf: false })).status).toBe(403);
-      expect((await alice.req('POST', base, { body: { name: 'x', key: keys.rsa1024.pub }, xhr: false })).status).toBe(403);
+      expect((await alice.req('POST', base, { body: { name: 'x', key: keys.rsa1024.pub }, csrf: false })).status).toBe(
+        403,
+      );
+      expect((await alice.req('POST', base, { body: { name: 'x', key: keys.rsa1024.pub }, xhr: false })).status).toBe(
+        403,
+      );
     }
   });
 });

@@ -16,9 +16,15 @@ import { MUTED_COLOR } from './styles';
 /** Where the section lives; `/create` under it opens the create drawer. */
 export const SECTION_PATH = '/users/settings/personalAccessToken';
 
-// antd's lighter greys (counts, hints, empty text) fall below WCAG AA contrast on white.
-const MUTED_THEME = {
-  token: { colorTextDescription: MUTED_COLOR, colorTextSecondary: MUTED_COLOR, colorTextTertiary: MUTED_COLOR },
+// antd's lighter greys (counts, hints, empty text), red and amber fall below WCAG AA contrast on white.
+const ACCESSIBLE_THEME = {
+  token: {
+    colorTextDescription: MUTED_COLOR,
+    colorTextSecondary: MUTED_COLOR,
+    colorTextTertiary: MUTED_COLOR,
+    colorError: '#cf1322',
+    colorWarning: '#ad6800',
+  },
 };
 
 /** The section's content: heading, one-time token, list, and the create/edit drawers. */
@@ -62,7 +68,7 @@ export const TokensPanel = observer(function TokensPanel({ showTitle = true }: {
   const helpLink = edition.helpLinks.openApi ?? edition.helpLinks.accessToken;
 
   return (
-    <ConfigProvider theme={MUTED_THEME}>
+    <ConfigProvider theme={ACCESSIBLE_THEME}>
       <div style={{ padding: 24 }} data-testid="access-tokens">
         {contextHolder}
         <Flex justify="space-between" align="flex-start" gap={16} wrap style={{ marginBottom: 16 }}>

@@ -24,7 +24,9 @@ function show(results: unknown[], locale: 'en-US' | 'zh-CN' = 'en-US') {
 
 describe('identity-provider page', () => {
   it('says no identity source is bound until one is (third-party bindings do not count)', async () => {
-    const { view } = show([{ id: '1', provider: 'dingtalk', credential: 'dingtalk', open_id: 'd', name: 'DingTalk', created_at: '' }]);
+    const { view } = show([
+      { id: '1', provider: 'dingtalk', credential: 'dingtalk', open_id: 'd', name: 'DingTalk', created_at: '' },
+    ]);
     const text = async () =>
       (await screen.findByTestId('identity-provider-empty')).querySelector('.ant-empty-description')?.textContent;
     expect(await text()).toBe('No identity source bound, how to bind?');
@@ -35,7 +37,14 @@ describe('identity-provider page', () => {
 
   it('lists the bound identity sources', async () => {
     const { identityProviders } = show([
-      { id: '2', provider: 'idp', credential: 'idp:corp ldap', open_id: 'alice', name: 'Corp LDAP', created_at: '2026-01-01T00:00:00.000Z' },
+      {
+        id: '2',
+        provider: 'idp',
+        credential: 'idp:corp ldap',
+        open_id: 'alice',
+        name: 'Corp LDAP',
+        created_at: '2026-01-01T00:00:00.000Z',
+      },
     ]);
     expect(await screen.findByText('Corp LDAP')).toBeTruthy();
     expect(screen.getByTestId('identity-provider-item').textContent).toContain('Account alice');

@@ -77,7 +77,15 @@ const PackagesCredentialView = observer(function PackagesCredentialView() {
               }
             />
           )}
-          <dl style={{ display: 'grid', gridTemplateColumns: 'minmax(80px, max-content) 1fr', gap: '16px 24px', margin: 0, alignItems: 'center' }}>
+          <dl
+            style={{
+              display: 'grid',
+              gridTemplateColumns: 'minmax(80px, max-content) 1fr',
+              gap: '16px 24px',
+              margin: 0,
+              alignItems: 'center',
+            }}
+          >
             <dt style={{ color: 'rgba(0, 0, 0, 0.65)' }}>
               <FormattedMessage id="packages-credential.field.username" />
             </dt>

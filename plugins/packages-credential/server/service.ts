@@ -30,7 +30,11 @@ export async function assertPackagesInstalled(
 }
 
 async function ensureRow(ctx: AppContext, userId: string, username: string): Promise<PackagesCredentialsTable> {
-  const found = await ctx.db.selectFrom('packages_credentials').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  const found = await ctx.db
+    .selectFrom('packages_credentials')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   if (found) return found;
   const now = ctx.clock.now().getTime();
   const row: PackagesCredentialsTable = {

@@ -10,7 +10,7 @@ import { useStores } from '../../../src/core/stores/root';
 import { PageScope } from '../components/PageScope';
 import type { SshKey, SshKeyInput } from '../api';
 import { SshKeyDialog } from '../components/SshKeyDialog';
-import type { SshKeysStore } from '../store';
+import type { SshKeyFailure, SshKeysStore } from '../store';
 
 /** SSH public keys: add button, count, list (fingerprint as ssh-keygen prints it), dialogs, delete. */
 const SshKeysView = observer(function SshKeysView() {
@@ -31,12 +31,15 @@ const SshKeysView = observer(function SshKeysView() {
     void sshKeys.load();
   }, [sshKeys]);
 
+  const describe = (f: SshKeyFailure | undefined) => (f ? ('id' in f ? t(f.id) : f.text) : undefined);
+
   const save = async (input: SshKeyInput): Promise<string | undefined> => {
     const editing = dialog.editing;
     const r = editing
       ? await sshKeys.update(editing.id, { name: input.name, scope: input.scope, expires_at: input.expires_at })
       : await sshKeys.create(input);
-    if (!r.ok) return r.message ?? t(editing ? 'ssh-keys.message.updateFailed' : 'ssh-keys.message.createFailed');
+    if (!r.ok)
+      return describe(r.failure) ?? t(editing ? 'ssh-keys.message.updateFailed' : 'ssh-keys.message.createFailed');
     closeDialog();
     void toast.success(t(editing ? 'ssh-keys.message.updated' : 'ssh-keys.message.created'));
     return undefined;
@@ -45,7 +48,7 @@ const SshKeysView = observer(function SshKeysView() {
   const remove = async (key: SshKey) => {
     const r = await sshKeys.remove(key.id);
     if (r.ok) void toast.success(t('ssh-keys.message.deleted'));
-    else void toast.error(r.message ?? t('ssh-keys.message.deleteFailed'));
+    else void toast.error(describe(r.failure) ?? t('ssh-keys.message.deleteFailed'));
   };
 
   const columns: ColumnsType<SshKey> = [
@@ -78,7 +81,9 @@ const SshKeysView = observer(function SshKeysView() {
       render: (s: string) => (
         <Tooltip title={t(s === 'read_only' ? 'ssh-keys.scope.readOnly' : 'ssh-keys.scope.readWrite')}>
           <span>
-            <FormattedMessage id={s === 'read_only' ? 'ssh-keys.scope.readOnlyShort' : 'ssh-keys.scope.readWriteShort'} />
+            <FormattedMessage
+              id={s === 'read_only' ? 'ssh-keys.scope.readOnlyShort' : 'ssh-keys.scope.readWriteShort'}
+            />
           </span>
         </Tooltip>
       ),

@@ -129,7 +129,10 @@ export const sshKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
           tags: ['ssh-keys'],
           summary: 'Deletes a key (another user’s key is 404)',
           params: IdParams,
-          response: { 200: Type.Object({ success: Type.Boolean() }, { additionalProperties: false }), ...errorResponses },
+          response: {
+            200: Type.Object({ success: Type.Boolean() }, { additionalProperties: false }),
+            ...errorResponses,
+          },
         },
       },
       async (req) => {

@@ -39,7 +39,9 @@ describe('third-party page', () => {
   });
 
   it('says the system is abnormal when the call fails', async () => {
-    const store = show(vi.fn().mockResolvedValue([new RequestError({ status: 500, message: 'x', url: '/', method: 'GET' }), undefined]));
+    const store = show(
+      vi.fn().mockResolvedValue([new RequestError({ status: 500, message: 'x', url: '/', method: 'GET' }), undefined]),
+    );
     expect(await screen.findByText('The system is abnormal, please retry')).toBeTruthy();
     expect(store.identities).toEqual([]);
     expect(store.loading).toBe(false);

@@ -23,7 +23,10 @@ export const identityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['third-party'],
         summary: 'Bindings of the signed-in user: DingTalk, Feishu, API synchronisation, identity providers',
-        response: { 200: Type.Object({ results: Type.Array(Identity) }, { additionalProperties: false }), ...errorResponses },
+        response: {
+          200: Type.Object({ results: Type.Array(Identity) }, { additionalProperties: false }),
+          ...errorResponses,
+        },
       },
     },
     async (req) => ({ results: await listIdentities(app.ctx.db, req.session!.user.id) }),

@@ -61,7 +61,10 @@ export interface BindIdentityInput {
  * provider itself; each identity source is its own credential (`idp:<name>`). A user has at most one
  * account per credential (binding again replaces it); an external account belongs to one user.
  */
-export async function bindIdentity(deps: { db: Kysely<DB>; clock: Clock }, input: BindIdentityInput): Promise<IdentitiesTable> {
+export async function bindIdentity(
+  deps: { db: Kysely<DB>; clock: Clock },
+  input: BindIdentityInput,
+): Promise<IdentitiesTable> {
   if (!IDENTITY_PROVIDERS.includes(input.provider))
     throw new AccountError(`provider must be one of ${IDENTITY_PROVIDERS.join(', ')}`);
   const user = await findUserByUsername(deps.db, input.username);
