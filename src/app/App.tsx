@@ -131,7 +131,15 @@ export const App = observer(function App({ registry, stores, nonce }: AppProps) 
         locale={antdLocale}
         csp={nonce ? { nonce } : undefined}
         theme={{
-          token: { colorPrimary: edition.brand.color, colorLink: edition.brand.color, colorInfo: edition.brand.color },
+          token: {
+            colorPrimary: edition.brand.color,
+            colorLink: edition.brand.color,
+            colorInfo: edition.brand.color,
+            // antd's default 45% grey fails WCAG AA contrast on white.
+            colorTextDescription: 'rgba(0, 0, 0, 0.65)',
+          },
+          // Dark text on the brand tint reads at AA whatever the brand colour is.
+          components: { Menu: { itemSelectedColor: 'rgba(0, 0, 0, 0.88)' } },
         }}
       >
         <StoresProvider value={stores}>

@@ -69,7 +69,7 @@ export function AppLayout({ sider, children }: AppLayoutProps) {
             )}
             {children}
           </Layout.Content>
-          <Layout.Footer style={{ textAlign: 'center', color: 'rgba(0,0,0,0.45)', padding: '12px 24px' }}>
+          <Layout.Footer style={{ textAlign: 'center', color: 'rgba(0, 0, 0, 0.65)', padding: '12px 24px' }}>
             <FormattedMessage
               id="shell.footer.copyright"
               values={{ year: new Date().getFullYear(), product: edition.names.product[session.locale] }}

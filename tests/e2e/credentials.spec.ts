@@ -29,9 +29,10 @@ function btn(zh: boolean, zhText: string, enText: string): RegExp {
 }
 
 async function expectNoAxeViolations(page: Page) {
-  // The shell's footer (not these sections) has its own contrast issue, reported to the shell owner.
+  // The shell's footer and side menu (not these sections) have contrast issues of their own in some
+  // editions' brand colours; they are reported to the shell's owner and left out here.
   await page.mouse.move(0, 0); // no hover state on the button just pressed
-  const results = await new AxeBuilder({ page }).exclude('footer').analyze();
+  const results = await new AxeBuilder({ page }).exclude('footer').exclude('[data-testid="shell-sider"]').analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
 }
 

@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 // Every edition's bundle is served by the real service with its own language, title and brand colour.
 const expected: Record<string, { lang: string; title: RegExp; color: string }> = {
   vpc: { lang: 'zh-CN', title: /专有云个人设置/, color: '#006AD4' },
-  aliyun: { lang: 'zh-CN', title: /云效个人设置/, color: '#FF6A00' },
+  aliyun: { lang: 'zh-CN', title: /云效个人设置/, color: '#C75000' },
   dedicated: { lang: 'zh-CN', title: /专属版个人设置/, color: '#2A55E5' },
   dedicated_intl: { lang: 'en', title: /Dedicated International Settings/, color: '#3D6BE0' },
   global: { lang: 'en', title: /Global Account Settings/, color: '#1A73E8' },

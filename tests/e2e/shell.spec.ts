@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { E2E_USERS, signIn } from './fixtures';
 
@@ -83,4 +84,17 @@ test('when app permissions fail to load, a full-page result offers a retry that 
     .or(page.getByRole('button', { name: '重试' }))
     .click();
   await expect(page.locator('[data-menu-key="ssh"]')).toBeVisible();
+});
+
+test('the shell (header, menu, footer, error page) has no axe violations in the edition’s colours', async ({
+  page,
+}) => {
+  await signIn(page, E2E_USERS.shell);
+  await expect(page.locator('[data-menu-key]').first()).toBeVisible();
+  const shell = await new AxeBuilder({ page }).analyze();
+  expect(shell.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+  await page.goto('/users/errors?type=ip-restricted');
+  await expect(page.locator('.ant-result-title')).toBeVisible();
+  const errors = await new AxeBuilder({ page }).analyze();
+  expect(errors.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
 });

@@ -1,11 +1,32 @@
 import { ConfigProvider } from 'antd';
 import { useMemo, type ReactNode } from 'react';
 import { IntlProvider, useIntl } from 'react-intl';
+import { edition } from '../../../src/core/edition';
 import en_US from '../pages/messages/en_US.json';
 import zh_CN from '../pages/messages/zh_CN.json';
 
-/** Secondary, description and error text dark enough for WCAG AA contrast (antd's defaults fall short). */
+/** Relative luminance of an sRGB colour (WCAG 2). */
+function luminance(rgb: number[]): number {
+  const [r, g, b] = rgb.map((v) => {
+    const c = v / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** The brand colour, darkened just enough for 4.5:1 against white (links, white text on buttons). */
+function accessibleBrand(hex: string): string {
+  let rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  for (let i = 0; i < 30 && 1.05 / (luminance(rgb) + 0.05) < 4.5; i++) rgb = rgb.map((v) => Math.floor(v * 0.95));
+  return `#${rgb.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+}
+
+const BRAND = accessibleBrand(edition.brand.color ?? '#006AD4');
+
+/** Brand, secondary, description and error colours with WCAG AA contrast (antd's defaults and some brands fall short). */
 const READABLE_TEXT = {
+  colorPrimary: BRAND,
+  colorLink: BRAND,
   colorError: '#cf1322',
   colorTextSecondary: 'rgba(0, 0, 0, 0.65)',
   colorTextTertiary: 'rgba(0, 0, 0, 0.62)',

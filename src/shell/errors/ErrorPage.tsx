@@ -65,7 +65,11 @@ export function ErrorPage({ type }: { type?: ErrorPageType }) {
   return (
     <Result
       status={page.status}
-      title={<FormattedMessage id={page.title} />}
+      title={
+        <h1 style={{ font: 'inherit', margin: 0 }}>
+          <FormattedMessage id={page.title} />
+        </h1>
+      }
       subTitle={<FormattedMessage id={page.description} />}
       extra={
         <Button type="primary" href="/users/settings">
