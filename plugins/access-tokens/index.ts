@@ -1,7 +1,5 @@
 import { edition } from '../../src/core/edition';
 import { definePlugin } from '../../src/core/plugin';
-import en_US from './messages/en_US.json';
-import zh_CN from './messages/zh_CN.json';
 import { AccessTokensStore } from './store';
 
 export default definePlugin({
@@ -14,7 +12,10 @@ export default definePlugin({
       load: () => import(/* webpackChunkName: "plugin-access-tokens" */ './pages/AccessTokensPage'),
     },
   ],
-  messages: { zh_CN, en_US },
+  messages: {
+    zh_CN: () => import(/* webpackChunkName: "messages-zh_CN" */ './messages/zh_CN.json'),
+    en_US: () => import(/* webpackChunkName: "messages-en_US" */ './messages/en_US.json'),
+  },
   createStores: (root) => ({
     accessTokens: new AccessTokensStore(root.client, {
       legacy: edition.features.legacyTokens,

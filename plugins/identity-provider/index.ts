@@ -1,6 +1,4 @@
 import { definePlugin } from '../../src/core/plugin';
-import en_US from './messages/en_US.json';
-import zh_CN from './messages/zh_CN.json';
 import { IdentityProvidersStore } from './store';
 
 export default definePlugin({
@@ -12,6 +10,9 @@ export default definePlugin({
       load: () => import(/* webpackChunkName: "plugin-identity-provider" */ './pages/IdentityProviderPage'),
     },
   ],
-  messages: { zh_CN, en_US },
+  messages: {
+    zh_CN: () => import(/* webpackChunkName: "messages-zh_CN" */ './messages/zh_CN.json'),
+    en_US: () => import(/* webpackChunkName: "messages-en_US" */ './messages/en_US.json'),
+  },
   createStores: (root) => ({ identityProviders: new IdentityProvidersStore(root.client) }),
 });

@@ -118,7 +118,13 @@ export const App = observer(function App({ registry, stores, nonce }: AppProps) 
     void Promise.all([import(/* webpackChunkName: "dayjs" */ 'dayjs'), dayjsLocale])
       .then(([{ default: dayjs }]) => dayjs.locale(locale === 'zh_CN' ? 'zh-cn' : 'en'))
       .catch(() => {});
-    if (messages) stores.client.configure({ translate: (id) => messages[id] ?? id });
+    if (messages) {
+      stores.client.configure({
+        translate: (id) => messages[id] ?? id,
+        // Without a locale cookie the service would fall back to the browser's language, not the edition's.
+        language: () => (locale === 'zh_CN' ? 'zh-CN' : 'en-US'),
+      });
+    }
   }, [locale, messages, stores.client]);
   useEffect(() => {
     void session.load();

@@ -12,7 +12,14 @@ describe('usage log collection', () => {
   afterAll(() => s.close());
 
   const count = async () =>
-    Number((await s.ctx.db.selectFrom('usage_logs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await s.ctx.db
+          .selectFrom('usage_logs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('stores a batch from an anonymous page and attributes one from a signed-in user', async () => {
     const anon = await new Client(s.url).req('POST', '/api/logs', { body: [{ action: 'view', page: '/users/login' }] });

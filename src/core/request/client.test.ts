@@ -91,6 +91,17 @@ describe('request client headers', () => {
     expect(last().headers['x-csrf-token']).toBe('tok-1');
   });
 
+  it('sends the app language as Accept-Language once configured, read at call time', async () => {
+    let lang = 'zh-CN';
+    const { c } = client();
+    c.configure({ language: () => lang });
+    await c.get('/echo');
+    expect(last().headers['accept-language']).toBe('zh-CN');
+    lang = 'en-US';
+    await c.get('/echo');
+    expect(last().headers['accept-language']).toBe('en-US');
+  });
+
   it('adds x-app-id and x-tenant-id only for /uiless/ URLs, reading the current organisation at call time', async () => {
     let org = 'org-1';
     const { c } = client({ appId: 'app-9', tenantId: () => org });

@@ -53,6 +53,8 @@ export interface RequestHooks {
   report: (error: RequestError, request: RequestInfo) => void;
   /** Called on a 401 so the app can send the user to the edition's re-login path. */
   onUnauthorized: (error: RequestError) => void;
+  /** The app language as a BCP 47 tag, sent as Accept-Language so server messages match the UI. */
+  language: () => string | undefined;
 }
 
 /** Setup of one client. */
@@ -183,6 +185,7 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
     showServerError: options.showServerError ?? defaultShowServerError,
     report: options.report ?? (() => {}),
     onUnauthorized: options.onUnauthorized ?? (() => {}),
+    language: options.language ?? (() => undefined),
   };
   const setTimer =
     options.setTimer ??
@@ -224,6 +227,8 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
       // buildUrl only throws on exotic query values; fall through with the raw URL
     }
     const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest' };
+    const language = hooks.language();
+    if (language) headers['Accept-Language'] = language;
     const csrf = value(options.csrfToken);
     if (csrf) headers['X-CSRF-Token'] = csrf;
     if (fullUrl.includes(UILESS_MARKER)) {
