@@ -141,8 +141,11 @@ export const App = observer(function App({ registry, stores, nonce }: AppProps) 
             colorPrimary: edition.brand.color,
             colorLink: edition.brand.color,
             colorInfo: edition.brand.color,
-            // antd's default 45% grey fails WCAG AA contrast on white.
+            // antd's default greys (45%) and error red fail WCAG AA contrast on white.
             colorTextDescription: 'rgba(0, 0, 0, 0.65)',
+            colorTextSecondary: 'rgba(0, 0, 0, 0.65)',
+            colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
+            colorError: '#cf1322',
           },
           // Dark text on the brand tint reads at AA whatever the brand colour is.
           components: { Menu: { itemSelectedColor: 'rgba(0, 0, 0, 0.88)' } },

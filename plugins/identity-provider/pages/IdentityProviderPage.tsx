@@ -6,7 +6,6 @@ import { FormattedMessage } from 'react-intl';
 import { edition } from '../../../src/core/edition';
 import { formatDateTime } from '../../../src/core/i18n/format';
 import { useStores } from '../../../src/core/stores/root';
-import { PageScope } from '../components/PageScope';
 import type { IdentityProvidersStore } from '../store';
 
 /** Identity-provider bindings: the bound identity sources, or 'no identity source bound, how to bind?'. */
@@ -86,8 +85,8 @@ const IdentityProviderView = observer(function IdentityProviderView() {
 /** The section page: its own messages and readable text colours around the view. */
 export default function IdentityProviderPage() {
   return (
-    <PageScope>
+    <>
       <IdentityProviderView />
-    </PageScope>
+    </>
   );
 }

@@ -5,7 +5,6 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { edition } from '../../../src/core/edition';
 import { formatDateTime } from '../../../src/core/i18n/format';
 import { useStores } from '../../../src/core/stores/root';
-import { PageScope } from '../components/PageScope';
 import type { PackagesCredentialStore } from '../store';
 
 /** Artifact-repository credential: the username, and a password reset whose result is shown once. */
@@ -129,8 +128,8 @@ const PackagesCredentialView = observer(function PackagesCredentialView() {
 /** The section page: its own messages and readable text colours around the view. */
 export default function PackagesCredentialPage() {
   return (
-    <PageScope>
+    <>
       <PackagesCredentialView />
-    </PageScope>
+    </>
   );
 }

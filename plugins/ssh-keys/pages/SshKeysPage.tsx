@@ -7,7 +7,6 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { edition } from '../../../src/core/edition';
 import { EMPTY_PLACEHOLDER, formatDateTime } from '../../../src/core/i18n/format';
 import { useStores } from '../../../src/core/stores/root';
-import { PageScope } from '../components/PageScope';
 import type { SshKey, SshKeyInput } from '../api';
 import { SshKeyDialog } from '../components/SshKeyDialog';
 import type { SshKeyFailure, SshKeysStore } from '../store';
@@ -181,8 +180,8 @@ const SshKeysView = observer(function SshKeysView() {
 /** The section page: its own messages and readable text colours around the view. */
 export default function SshKeysPage() {
   return (
-    <PageScope>
+    <>
       <SshKeysView />
-    </PageScope>
+    </>
   );
 }

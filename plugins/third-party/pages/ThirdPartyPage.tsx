@@ -4,7 +4,6 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, type ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useStores } from '../../../src/core/stores/root';
-import { PageScope } from '../components/PageScope';
 import type { ThirdPartyStore } from '../store';
 
 /** The fixed entries: credential key, title message and icon. */
@@ -86,8 +85,8 @@ const ThirdPartyView = observer(function ThirdPartyView() {
 /** The section page: its own messages and readable text colours around the view. */
 export default function ThirdPartyPage() {
   return (
-    <PageScope>
+    <>
       <ThirdPartyView />
-    </PageScope>
+    </>
   );
 }
