@@ -59,7 +59,7 @@ const SettingsShell = observer(function SettingsShell({ registry }: SettingsShel
   }
   const menu = (
     <nav aria-labelledby="settings-title">
-      <Typography.Title id="settings-title" level={1} style={{ padding: '16px 24px 8px', margin: 0, fontSize: 20 }}>
+      <Typography.Title id="settings-title" level={2} style={{ padding: '16px 24px 8px', margin: 0, fontSize: 20 }}>
         <FormattedMessage id="shell.settings.title" />
       </Typography.Title>
       <Menu

@@ -45,6 +45,8 @@ test('the side bar closes below 1280 px and can be toggled', async ({ page }) =>
   await page.getByTestId('sider-toggle').click();
   await expect(sider).toHaveAttribute('data-collapsed', 'false');
   await page.setViewportSize({ width: 1400, height: 800 });
+  // Let the resize event dispatch before the next change, or the browser may coalesce both into one.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await page.setViewportSize({ width: 1000, height: 800 });
   await expect(sider).toHaveAttribute('data-collapsed', 'true');
 });
@@ -91,10 +93,12 @@ test('the shell (header, menu, footer, error page) has no axe violations in the 
 }) => {
   await signIn(page, E2E_USERS.shell);
   await expect(page.locator('[data-menu-key]').first()).toBeVisible();
+  await page.waitForTimeout(600); // colours mid-transition would be sampled wrongly
   const shell = await new AxeBuilder({ page }).analyze();
   expect(shell.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
   await page.goto('/users/errors?type=ip-restricted');
   await expect(page.locator('.ant-result-title')).toBeVisible();
+  await page.waitForTimeout(600);
   const errors = await new AxeBuilder({ page }).analyze();
   expect(errors.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
 });
