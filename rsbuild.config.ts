@@ -2,6 +2,7 @@ import path from 'node:path';
 import { defineConfig, type EnvironmentConfig } from '@rsbuild/core';
 import { pluginReact } from '@rsbuild/plugin-react';
 import {
+  bundledPlugins,
   editionBuildPaths,
   editionsToBuild,
   referencedAssets,
@@ -18,13 +19,15 @@ const editions = editionsToBuild(paths, only);
 const environments: Record<string, EnvironmentConfig> = {};
 for (const m of editions) {
   const web = toWebEdition(m);
+  const { included, leftOut } = await bundledPlugins(m, paths);
+  if (leftOut.length) console.log(`${m.id}: left out ${leftOut.join(', ')} (no section of theirs is in the menu)`);
   const defaultLocale = m.locale.default;
   environments[m.id] = {
     source: {
       entry: { index: './src/app/main.tsx' },
       define: { __EDITION__: JSON.stringify(web) },
     },
-    resolve: { alias: { '@edition-plugins': writePluginList(m, paths) } },
+    resolve: { alias: { '@edition-plugins': writePluginList(m, paths, included) } },
     output: {
       distPath: { root: path.join(paths.distDir, m.id) },
       copy: referencedAssets(m).map((rel) => ({

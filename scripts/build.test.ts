@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundledPlugins, editionBuildPaths, editionsToBuild } from './lib/edition-build';
 
 // Builds in a temp folder: a sixth edition dropped into a copy of editions/ must build with no code change,
 // and each bundle must carry only its own edition's data.
@@ -36,6 +37,8 @@ beforeAll(() => {
   sixth.names.product = { zh_CN: '第六版', en_US: 'Sixth Edition Product' };
   sixth.helpLinks = { helpCenter: 'https://help.sixth.example/' };
   sixth.locale.default = 'en_US';
+  // The sixth edition shows the identity-provider section, which no shipped edition's menu lists.
+  sixth.settingsMenu.push({ key: 'identity-provider', visible: 'always' });
   fs.mkdirSync(path.join(editionsDir, 'assets/sixth'));
   fs.writeFileSync(
     path.join(editionsDir, 'assets/sixth/logo.svg'),
@@ -80,7 +83,23 @@ describe('build', () => {
       for (const s of foreign) expect(globalText, `${m.id}: ${s}`).not.toContain(s);
     }
     expect(fs.existsSync(path.join(distDir, 'aliyun'))).toBe(false);
+    // A section in the menu ships its chunk; one in no menu of the edition ships nothing.
+    const chunks = (id: string) => fs.readdirSync(path.join(distDir, id, 'static/js/async')).join(' ');
+    expect(chunks('sixth')).toContain('plugin-identity-provider');
   }, 120_000);
+
+  it('leaves out a plugin whose only sections are in no menu of the edition', async () => {
+    const paths = editionBuildPaths(root);
+    const [vpc] = editionsToBuild(paths, ['vpc']);
+    const { included, leftOut } = await bundledPlugins(vpc, paths);
+    expect(leftOut).toEqual(['identity-provider']);
+    expect(included).toContain('access-tokens');
+    const withMenu = {
+      ...vpc,
+      settingsMenu: [...vpc.settingsMenu, { key: 'identity-provider', visible: 'always' as const }],
+    };
+    expect((await bundledPlugins(withMenu, paths)).leftOut).toEqual([]);
+  });
 
   it('stops on an invalid manifest, naming file, pointer and rule', () => {
     const broken = JSON.parse(fs.readFileSync(path.join(editionsDir, 'global.json'), 'utf8'));
