@@ -9,6 +9,7 @@ import {
   toWebEdition,
   writePluginList,
 } from './scripts/lib/edition-build';
+import { localeTag } from './schemas/locale';
 
 // One rsbuild run, one environment per edition manifest found in editions/ (narrowed by EDITIONS=a,b).
 const root = import.meta.dirname;
@@ -39,7 +40,7 @@ for (const m of editions) {
       template: './src/app/index.html',
       favicon: path.join(paths.editionsDir, m.brand.favicon ?? m.brand.logo),
       templateParameters: {
-        htmlLang: defaultLocale === 'zh_CN' ? 'zh-CN' : 'en',
+        htmlLang: localeTag(defaultLocale, 'html'),
         title: m.names.system[defaultLocale],
         brandColor: m.brand.color,
         noscript:

@@ -1,6 +1,9 @@
-// `npm run check:messages`: every web message exists in zh_CN and en_US, is non-empty, and is used in code.
+// `npm run check:messages`: every web message exists in zh_CN and en_US, is non-empty, and is used in code;
+// every server catalogue (the core's and each slice's `server/messages.ts`) has the same non-empty codes in
+// both languages, with the same placeholders, and no code is defined twice.
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** A folder holding `zh_CN.json` and `en_US.json` for one part of the web app. */
 export interface Catalogue {
@@ -66,12 +69,72 @@ export function checkMessages(root: string): string[] {
   return problems;
 }
 
+/** One server error catalogue: the core's or a slice's, both languages. */
+export interface ServerCatalogue {
+  /** Where it is defined (for messages). */
+  name: string;
+  en_US: Record<string, string>;
+  zh_CN: Record<string, string>;
+}
+
+/** Loads the core server catalogue and every slice's `plugins/<id>/server/messages.ts` (export `messages`). */
+export async function loadServerCatalogues(root: string): Promise<ServerCatalogue[]> {
+  const load = async (file: string) =>
+    (await import(pathToFileURL(path.join(root, file)).href)) as Record<string, unknown>;
+  const { en_US } = (await load('server/i18n/en_US.ts')) as { en_US: Record<string, string> };
+  const { zh_CN } = (await load('server/i18n/zh_CN.ts')) as { zh_CN: Record<string, string> };
+  const out: ServerCatalogue[] = [{ name: 'server/i18n', en_US, zh_CN }];
+  const pluginsDir = path.join(root, 'plugins');
+  for (const id of fs.readdirSync(pluginsDir).sort()) {
+    const file = path.join('plugins', id, 'server', 'messages.ts');
+    if (!fs.existsSync(path.join(root, file))) continue;
+    const { messages } = (await load(file)) as { messages?: Omit<ServerCatalogue, 'name'> };
+    if (!messages) throw new Error(`${file} must export \`messages\` (defineServerMessages)`);
+    out.push({ name: file, en_US: messages.en_US, zh_CN: messages.zh_CN });
+  }
+  return out;
+}
+
+const placeholders = (text: string) =>
+  [...text.matchAll(/\{(\w+)\}/g)]
+    .map((m) => m[1])
+    .sort()
+    .join(',');
+
+/** Problems of server catalogues: codes missing or empty in a language, placeholders that differ, codes defined twice. */
+export function checkServerCatalogues(catalogues: readonly ServerCatalogue[]): string[] {
+  const problems: string[] = [];
+  const owner = new Map<string, string>();
+  for (const c of catalogues) {
+    for (const k of Object.keys(c.en_US)) if (!(k in c.zh_CN)) problems.push(`${c.name}: "${k}" is missing in zh_CN`);
+    for (const k of Object.keys(c.zh_CN)) if (!(k in c.en_US)) problems.push(`${c.name}: "${k}" is missing in en_US`);
+    for (const [l, cat] of [
+      ['zh_CN', c.zh_CN],
+      ['en_US', c.en_US],
+    ] as const) {
+      for (const [k, v] of Object.entries(cat))
+        if (typeof v !== 'string' || !v.trim()) problems.push(`${c.name}: "${k}" is empty in ${l}`);
+    }
+    for (const k of Object.keys(c.en_US)) {
+      if (typeof c.zh_CN[k] === 'string' && placeholders(c.en_US[k]) !== placeholders(c.zh_CN[k]))
+        problems.push(`${c.name}: "${k}" has different {placeholders} in zh_CN and en_US`);
+      const other = owner.get(k);
+      if (other) problems.push(`${c.name}: "${k}" is also defined in ${other}`);
+      owner.set(k, c.name);
+    }
+  }
+  return problems;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const problems = checkMessages(process.cwd());
+  const serverCatalogues = await loadServerCatalogues(process.cwd());
+  const problems = [...checkMessages(process.cwd()), ...checkServerCatalogues(serverCatalogues)];
   if (problems.length) {
     console.error(problems.join('\n'));
     console.error(`${problems.length} message problem(s)`);
     process.exit(1);
   }
-  console.log(`messages ok: ${findCatalogues(process.cwd()).length} catalogues, zh_CN and en_US in step`);
+  console.log(
+    `messages ok: ${findCatalogues(process.cwd()).length} web and ${serverCatalogues.length} server catalogues, zh_CN and en_US in step`,
+  );
 }

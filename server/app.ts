@@ -22,7 +22,8 @@ import { registerWebApp } from './html/web-app';
 import { coreRoutes, MeSchema } from './routes/core';
 import { logRoutes } from './routes/logs';
 import { oapiRoutes } from './routes/oapi';
-import { pluginServers } from './plugin-servers';
+import { identityRoutes } from './routes/identities';
+import { discoverServerPlugins, editionServerPlugins } from './plugin-loader';
 
 /** Configuration plus the seams tests and benchmarks use (clock, hashing cost, log sink, PG schema). */
 export interface BuildAppOptions extends AppConfig {
@@ -82,13 +83,16 @@ export const REDACT_PATHS = [
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const clock = opts.clock ?? systemClock;
   const edition = loadEdition(opts.edition, { editionsDir: opts.editionsDir });
+  // Every slice's migrations run (any edition can use this database); only the edition's slices are mounted.
+  const allPlugins = await discoverServerPlugins();
+  const plugins = editionServerPlugins(edition, allPlugins);
   const database = await openDatabase({
     dataDir: opts.dataDir,
     databaseUrl: opts.databaseUrl,
     pgSchema: opts.pgSchema,
   });
   try {
-    await migrateToLatest(database.db, database.dialect === 'postgres' ? opts.pgSchema : undefined);
+    await migrateToLatest(database.db, database.dialect === 'postgres' ? opts.pgSchema : undefined, allPlugins);
   } catch (e) {
     await database.close();
     throw e;
@@ -137,7 +141,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     secureCookies: !!opts.publicUrl?.startsWith('https:'),
     sessions: new SessionStore(database.db, clock, database.sqlite),
     lockout: new LoginLockout(database.db, clock),
+    tokenAuth: null,
   };
+  for (const p of plugins) {
+    if (!p.provides?.tokenAuth) continue;
+    if (ctx.tokenAuth) throw new Error(`plugin "${p.id}" provides tokenAuth, but another mounted plugin already does`);
+    ctx.tokenAuth = p.provides.tokenAuth(ctx);
+  }
   app.decorate('ctx', ctx);
   // Expired sessions are refused on use; this only keeps the table small.
   const purge = () =>
@@ -178,7 +188,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(coreRoutes);
   await app.register(oapiRoutes);
   await app.register(logRoutes);
-  for (const p of pluginServers) await app.register(p.routes);
+  await app.register(identityRoutes);
+  for (const p of plugins) if (p.routes) await app.register(p.routes);
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   await registerWebApp(app, ctx);
   return app;

@@ -10,6 +10,7 @@ import type { ServerLocale } from './i18n/index';
 import type { UsersTable } from './db/schema';
 import type { SessionStore } from './auth/sessions';
 import type { LoginLockout } from './auth/lockout';
+import type { TokenAuthenticator } from './auth/tokens';
 
 /** Shared services every route reaches through `app.ctx`, so plugins need no globals. */
 export interface AppContext {
@@ -26,6 +27,11 @@ export interface AppContext {
   sessions: SessionStore;
   /** Failed sign-in counting and locks. */
   lockout: LoginLockout;
+  /**
+   * Personal-access-token verification for `auth: 'token'` routes, provided by a slice the edition mounts
+   * (access-tokens); null when none does, and then every token answers 401 TokenInvalid.
+   */
+  tokenAuth: TokenAuthenticator | null;
 }
 
 /** The signed-in user as loaded with the session (one query), enough for most routes. */

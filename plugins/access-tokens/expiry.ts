@@ -1,7 +1,7 @@
 import dayjs, { type Dayjs } from 'dayjs';
 
-/** Expiry presets offered by the create drawer, in days from today. */
-export const EXPIRY_PRESET_DAYS = [7, 30, 60, 90] as const;
+/** Expiry presets offered by the create drawer, in days from today (the slice's limit, one definition). */
+export { EXPIRY_PRESET_DAYS } from './limits';
 /** A token expiring within this many days is shown as about to expire. */
 export const EXPIRING_SOON_DAYS = 7;
 

@@ -1,6 +1,12 @@
-import { edition } from '../../src/core/edition';
 import { definePlugin } from '../../src/core/plugin';
-import { AccessTokensStore } from './store';
+import type { AccessTokensStore } from './store';
+
+declare module '../../src/core/stores/root' {
+  interface StoreMap {
+    /** Personal access tokens of the signed-in user (current and legacy screens). */
+    accessTokens: AccessTokensStore;
+  }
+}
 
 export default definePlugin({
   id: 'access-tokens',
@@ -8,6 +14,7 @@ export default definePlugin({
     {
       key: 'personalAccessToken',
       messageId: 'access-tokens.sidebar.title',
+      // `/create` opens the create drawer over the list.
       subPaths: ['create'],
       load: () => import(/* webpackChunkName: "plugin-access-tokens" */ './pages/AccessTokensPage'),
     },
@@ -16,11 +23,7 @@ export default definePlugin({
     zh_CN: () => import(/* webpackChunkName: "messages-zh_CN" */ './messages/zh_CN.json'),
     en_US: () => import(/* webpackChunkName: "messages-en_US" */ './messages/en_US.json'),
   },
-  createStores: (root) => ({
-    accessTokens: new AccessTokensStore(root.client, {
-      legacy: edition.features.legacyTokens,
-      userId: () => root.session.user?.id,
-      locale: () => root.session.locale,
-    }),
-  }),
+  stores: {
+    accessTokens: () => import(/* webpackChunkName: "plugin-access-tokens" */ './store'),
+  },
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { TokenScope } from './api';
+import type { TokenScope, TokenScopeLeaf } from './contract';
 import { areaState, fromGrants, setPermission, toGrants, toggleScope } from './scopes';
 
-const leaf = (key: string, op: 'read' | 'read_write' = 'read_write'): TokenScope => ({
+const leaf = (key: string, op: 'read' | 'read_write' = 'read_write'): TokenScopeLeaf => ({
   scope_key: key,
   scope_operate: op,
   scope_desc: key,

@@ -1,4 +1,4 @@
-import type { TokenScope } from './api';
+import type { TokenScope } from './contract';
 
 /** Chosen resources and the permission of each: read-only (`read`) or read and write (`write`). */
 export type ScopeSelection = Record<string, 'read' | 'write'>;

@@ -1,15 +1,20 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AccessTokensStore, DEFAULT_PAGE_SIZE, PAGE_SIZE_KEY } from './store';
-import { fakeTokenService, TEST_SCOPES, testToken } from './test-backend';
+import { TEST_SCOPES, testToken, tokenBackend } from './test-backend';
 
 const many = (n: number) => Array.from({ length: n }, (_, i) => testToken(`t${i}`, { expired: i % 5 === 0 }));
-const values = { name: 'ci', token_scopes: ['base:user:read'], expires_at: '2099-01-01T00:00:00.000Z' };
+const values = {
+  name: 'ci',
+  description: 'deploys from CI',
+  token_scopes: ['base:user:read'],
+  expires_at: '2099-01-01T00:00:00.000Z',
+};
 
 describe('AccessTokensStore', () => {
   beforeEach(() => localStorage.clear());
 
   it('loads a page; loading stops; expired included by default', async () => {
-    const { client, calls } = fakeTokenService({ tokens: many(25) });
+    const { client, calls } = tokenBackend({ tokens: many(25) });
     const store = new AccessTokensStore(client);
     const p = store.load();
     expect(store.loading).toBe(true);
@@ -21,7 +26,7 @@ describe('AccessTokensStore', () => {
   });
 
   it('a failed load stops loading and leaves the list empty', async () => {
-    const { client } = fakeTokenService({ tokens: many(3), fail: () => 500 });
+    const { client } = tokenBackend({ tokens: many(3), fail: () => 500 });
     const store = new AccessTokensStore(client);
     await store.load();
     expect(store.loading).toBe(false);
@@ -31,7 +36,7 @@ describe('AccessTokensStore', () => {
   });
 
   it('remembers the page size in local storage; ignores junk', async () => {
-    const { client, calls } = fakeTokenService({ tokens: many(25) });
+    const { client, calls } = tokenBackend({ tokens: many(25) });
     const store = new AccessTokensStore(client);
     store.setPage(1, 10);
     await new Promise((r) => setTimeout(r, 0));
@@ -43,7 +48,7 @@ describe('AccessTokensStore', () => {
   });
 
   it('include_expired off restarts at page 1', async () => {
-    const { client, calls } = fakeTokenService({ tokens: many(25) });
+    const { client, calls } = tokenBackend({ tokens: many(25) });
     const store = new AccessTokensStore(client);
     store.setPage(2, 20);
     store.setIncludeExpired(false);
@@ -53,10 +58,11 @@ describe('AccessTokensStore', () => {
   });
 
   it('create keeps the value once; copying or leaving forgets it', async () => {
-    const { client, calls } = fakeTokenService();
+    const { client, calls } = tokenBackend();
     const store = new AccessTokensStore(client);
     expect(await store.create(values)).toEqual({ ok: true });
-    expect(calls[0].body).toMatchObject({ ...values, created_at: expect.any(String) });
+    // The service's clock sets the creation time: the page sends exactly the form's values.
+    expect(calls[0].body).toEqual(values);
     expect(store.visibleToken).toMatch(/^pt-/);
     expect(store.list.map((t) => t.name)).toEqual(['ci']);
     store.tokenCopied();
@@ -66,16 +72,27 @@ describe('AccessTokensStore', () => {
     expect(store.visibleToken).toBeNull();
   });
 
-  it('failures carry the service reason for 4xx only', async () => {
-    const { client } = fakeTokenService({ fail: (c) => (c.method === 'POST' ? 400 : 503) });
+  it('failures carry the service reason for 4xx; a 5xx shows only the central notice; a network failure the fallback', async () => {
+    const { client, notices } = tokenBackend({ fail: (c) => (c.method === 'POST' ? 400 : 503) });
     const store = new AccessTokensStore(client);
-    expect(await store.create(values)).toEqual({ ok: false, reason: 'refused by test' });
-    expect(await store.remove('x')).toEqual({ ok: false, reason: undefined });
+    expect(await store.create(values)).toEqual({ ok: false, failure: { text: 'refused by test' } });
+    expect(notices).toHaveLength(0);
+    expect(await store.remove('x')).toEqual({ ok: false, failure: undefined });
+    expect(notices.map((n) => n.requestId)).toEqual(['r1']);
     expect(store.saving).toBe(false);
+
+    const offline = tokenBackend();
+    offline.on('PUT /users/ajax/v1/my/tokens/:id', () => {
+      throw new TypeError('network down');
+    });
+    expect(await new AccessTokensStore(offline.client).update('a', values)).toEqual({
+      ok: false,
+      failure: { id: 'access-tokens.result.updateFailed' },
+    });
   });
 
   it('update and remove go to the token’s own path', async () => {
-    const { client, calls } = fakeTokenService({ tokens: [testToken('a')] });
+    const { client, calls } = tokenBackend({ tokens: [testToken('a')] });
     const store = new AccessTokensStore(client);
     expect(await store.update('a', values)).toEqual({ ok: true });
     expect(calls[0]).toMatchObject({ method: 'PUT', path: '/users/ajax/v1/my/tokens/a' });
@@ -84,7 +101,7 @@ describe('AccessTokensStore', () => {
   });
 
   it('legacy: lists through tokens:batch, fetches scopes only when the batch has none or fails', async () => {
-    const withScopes = fakeTokenService({ tokens: many(3), batchScopes: true });
+    const withScopes = tokenBackend({ tokens: many(3), batchScopes: true });
     const a = new AccessTokensStore(withScopes.client, { legacy: true, userId: () => 'u1' });
     await a.load();
     expect(withScopes.calls.map((c) => c.path)).toEqual(['/users/ajax/v1/tokens:batch']);
@@ -92,11 +109,11 @@ describe('AccessTokensStore', () => {
     expect(a.scopes).toEqual(TEST_SCOPES);
     expect(a.list).toHaveLength(3);
 
-    const without = fakeTokenService({ tokens: many(3) });
+    const without = tokenBackend({ tokens: many(3) });
     await new AccessTokensStore(without.client, { legacy: true, userId: () => 'u1' }).load();
     expect(without.calls.map((c) => c.path)).toEqual(['/users/ajax/v1/tokens:batch', '/users/ajax/v1/tokens:scopes']);
 
-    const failing = fakeTokenService({ fail: (c) => (c.path.endsWith(':batch') ? 500 : undefined) });
+    const failing = tokenBackend({ fail: (c) => (c.path.endsWith(':batch') ? 500 : undefined) });
     const c = new AccessTokensStore(failing.client, { legacy: true, userId: () => 'u1' });
     await c.load();
     expect(c.list).toEqual([]);

@@ -1,6 +1,10 @@
-import { makeAutoObservable, runInAction } from 'mobx';
-import type { RequestClient, RequestError } from '../../src/core/request';
-import { accessTokensApi, type AccessToken, type TokenFormValues, type TokenScope } from './api';
+import { action, makeObservable, observable, runInAction } from 'mobx';
+import { CLIENT_STATUS, RequestError, type RequestClient, type RequestResult } from '../../src/core/request';
+import { failureOf, type ActionResult } from '../../src/core/stores/failure';
+import { ResourceStore } from '../../src/core/stores/resource';
+import type { StoreFactory } from '../../src/core/stores/root';
+import { accessTokensApi } from './api';
+import type { AccessToken, LegacyTokensAnswer, TokenBody, TokenScope, TokenUpdateBody } from './contract';
 
 /** Local-storage key of the remembered page size. */
 export const PAGE_SIZE_KEY = 'access-tokens.pageSize';
@@ -9,8 +13,14 @@ export const DEFAULT_PAGE_SIZE = 20;
 /** Page sizes the list offers. */
 export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100];
 
-/** Outcome of a create/edit/delete: the page shows the matching catalogue message (plus the server's reason). */
-export type MutationResult = { ok: true } | { ok: false; reason?: string };
+/** The page's message per action when a save fails (a 4xx adds the service's reason after it). */
+export const FAILURE_MESSAGES = {
+  create: 'access-tokens.result.createFailed',
+  update: 'access-tokens.result.updateFailed',
+  remove: 'access-tokens.result.deleteFailed',
+} as const;
+
+const failure = (fallbackId: string) => (error: RequestError) => failureOf(error, {}, fallbackId);
 
 function readPageSize(): number {
   try {
@@ -29,21 +39,18 @@ function writePageSize(size: number): void {
   }
 }
 
-function failure(error: RequestError): MutationResult {
-  // A 4xx carries the service's reason in the reader's language; 5xx and network failures only get the catalogue message.
-  const data = (error.data ?? {}) as { message?: unknown };
-  return {
-    ok: false,
-    reason: error.status >= 400 && error.status < 500 && typeof data.message === 'string' ? data.message : undefined,
-  };
+/** What the store needs beyond the client. */
+export interface AccessTokensStoreOptions {
+  /** Legacy ("v1") screen: every token fetched at once and paged here, through the legacy calls. */
+  legacy?: boolean;
+  /** The signed-in user's id (the legacy list asks with it). */
+  userId?: () => string | undefined;
+  /** The UI language, so the scope catalogue is described in it. */
+  locale?: () => string | undefined;
 }
 
 /** State and actions of the personal-access-token section. */
-export class AccessTokensStore {
-  /** A list call is in flight. */
-  loading = false;
-  /** The first list call has settled; until then neither list nor empty state shows. */
-  loaded = false;
+export class AccessTokensStore extends ResourceStore {
   /** The current page of tokens (empty after a failed load). */
   list: AccessToken[] = [];
   /** Pagination: current page, total count, page size (remembered in local storage). */
@@ -58,67 +65,86 @@ export class AccessTokensStore {
   scopesLoading = false;
   /** The last scope call failed (the drawer offers a retry). */
   scopesFailed = false;
-  /** A create, edit or delete is in flight. */
-  saving = false;
   /** Legacy ("v1") screen: every token is fetched at once and paged here, through the legacy calls. */
   readonly legacy: boolean;
   private all: AccessToken[] = [];
-  private api: ReturnType<typeof accessTokensApi>;
-  private userId: () => string | undefined;
-  private locale: () => string | undefined;
+  private readonly api: ReturnType<typeof accessTokensApi>;
+  private readonly userId: () => string | undefined;
+  private readonly locale: () => string | undefined;
   private scopesLocale: string | undefined;
 
-  constructor(
-    client: RequestClient,
-    options: { legacy?: boolean; userId?: () => string | undefined; locale?: () => string | undefined } = {},
-  ) {
+  constructor(client: RequestClient, options: AccessTokensStoreOptions = {}) {
+    super();
     this.api = accessTokensApi(client);
     this.legacy = !!options.legacy;
     this.userId = options.userId ?? (() => undefined);
     this.locale = options.locale ?? (() => undefined);
-    makeAutoObservable<AccessTokensStore, 'api' | 'userId' | 'all' | 'locale' | 'scopesLocale'>(this, {
-      api: false,
-      userId: false,
-      all: false,
-      locale: false,
-      scopesLocale: false,
+    makeObservable<AccessTokensStore, 'applyLegacyPage'>(this, {
+      list: observable,
+      page: observable,
+      includeExpired: observable,
+      visibleToken: observable,
+      scopes: observable,
+      scopesLoading: observable,
+      scopesFailed: observable,
+      load: action,
+      setPage: action,
+      setIncludeExpired: action,
+      loadScopes: action,
+      create: action,
+      update: action,
+      remove: action,
+      tokenCopied: action,
+      reset: action,
+      applyLegacyPage: action,
     });
   }
 
   /** Loads the current page; on failure the list stays empty and loading stops. */
   async load(): Promise<void> {
-    this.loading = true;
     if (this.legacy) return this.loadLegacy();
     const { current, pageSize } = this.page;
-    const [error, result] = await this.api.search(this.includeExpired, current, pageSize);
-    runInAction(() => {
-      this.loading = false;
-      this.loaded = true;
-      this.list = error ? [] : result.access_tokens;
-      this.page.total = error ? 0 : result.pages.total_size;
-      // Deleting the last token of the last page: step back to a page that has tokens.
-      if (!error && !this.list.length && this.page.current > 1 && this.page.total > 0) {
-        this.page.current = Math.ceil(this.page.total / this.page.pageSize);
-        void this.load();
-      }
-    });
+    const [error] = await this.loadWith(
+      this.api.search(this.includeExpired, current, pageSize),
+      (result) => {
+        this.list = result.access_tokens;
+        this.page.total = result.pages.total_size;
+      },
+      () => {
+        this.list = [];
+        this.page.total = 0;
+      },
+    );
+    // Deleting the last token of the last page: step back to a page that has tokens.
+    if (!error && !this.list.length && this.page.current > 1 && this.page.total > 0) {
+      runInAction(() => (this.page.current = Math.ceil(this.page.total / this.page.pageSize)));
+      await this.load();
+    }
   }
 
   private async loadLegacy(): Promise<void> {
     const userId = this.userId();
-    const [error, result] = userId
-      ? await this.api.legacyList(userId)
-      : ([new Error('no user') as RequestError, undefined] as const);
-    runInAction(() => {
-      this.all = error ? [] : result.access_tokens;
-      if (!error && result.token_scopes?.length) {
-        this.scopes = result.token_scopes;
-        this.scopesLocale = this.locale();
-      }
-      this.loading = false;
-      this.loaded = true;
-      this.applyLegacyPage();
-    });
+    const call: Promise<RequestResult<LegacyTokensAnswer>> = userId
+      ? this.api.legacyList(userId)
+      : Promise.resolve([
+          new RequestError({ status: CLIENT_STATUS.other, message: 'no user', url: '', method: 'POST' }),
+          undefined,
+        ]);
+    const [error, result] = await this.loadWith(
+      call,
+      (answer) => {
+        this.all = answer.access_tokens;
+        if (answer.token_scopes?.length) {
+          this.scopes = answer.token_scopes;
+          this.scopesLocale = this.locale();
+        }
+        this.applyLegacyPage();
+      },
+      () => {
+        this.all = [];
+        this.applyLegacyPage();
+      },
+    );
     // The legacy call may fail or carry no catalogue: fetch the scopes on their own then.
     if (error || !result.token_scopes?.length) await this.loadScopes();
   }
@@ -166,43 +192,34 @@ export class AccessTokensStore {
   }
 
   /** Creates a token, keeps its value for the one-time display and shows it at the top of the first page. */
-  async create(values: TokenFormValues): Promise<MutationResult> {
-    this.saving = true;
-    const [error, token] = this.legacy ? await this.api.legacyCreate(values) : await this.api.create(values);
-    runInAction(() => {
-      this.saving = false;
-      if (!error) {
+  async create(values: TokenBody): Promise<ActionResult> {
+    const r = await this.saveWith(this.legacy ? this.api.legacyCreate(values) : this.api.create(values), {
+      failure: failure(FAILURE_MESSAGES.create),
+      apply: (token) => {
         this.visibleToken = token.token ?? null;
         this.page.current = 1;
-      }
+      },
     });
-    if (error) return failure(error);
-    await this.load();
-    return { ok: true };
+    if (r.ok) await this.load();
+    return r;
   }
 
   /** Edits a token (the service refuses expired ones). */
-  async update(id: string, values: TokenFormValues): Promise<MutationResult> {
-    this.saving = true;
-    const [error] = this.legacy ? await this.api.legacyUpdate(id, values) : await this.api.update(id, values);
-    runInAction(() => {
-      this.saving = false;
+  async update(id: string, values: TokenUpdateBody): Promise<ActionResult> {
+    const r = await this.saveWith(this.legacy ? this.api.legacyUpdate(id, values) : this.api.update(id, values), {
+      failure: failure(FAILURE_MESSAGES.update),
     });
-    if (error) return failure(error);
-    await this.load();
-    return { ok: true };
+    if (r.ok) await this.load();
+    return r;
   }
 
   /** Deletes a token after the person confirmed. */
-  async remove(id: string): Promise<MutationResult> {
-    this.saving = true;
-    const [error] = this.legacy ? await this.api.legacyRemove(id) : await this.api.remove(id);
-    runInAction(() => {
-      this.saving = false;
+  async remove(id: string): Promise<ActionResult> {
+    const r = await this.saveWith(this.legacy ? this.api.legacyRemove(id) : this.api.remove(id), {
+      failure: failure(FAILURE_MESSAGES.remove),
     });
-    if (error) return failure(error);
-    await this.load();
-    return { ok: true };
+    if (r.ok) await this.load();
+    return r;
   }
 
   /** The value was copied: it is not shown again. */
@@ -219,3 +236,12 @@ export class AccessTokensStore {
     this.all = [];
   }
 }
+
+/** Built when the section first asks for it (`useStore('accessTokens')`), with the edition's legacy flag. */
+const createAccessTokensStore: StoreFactory<AccessTokensStore> = (core) =>
+  new AccessTokensStore(core.client, {
+    legacy: core.features.legacyTokens,
+    userId: () => core.session.user?.id,
+    locale: () => core.session.locale,
+  });
+export default createAccessTokensStore;

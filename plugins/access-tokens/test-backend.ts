@@ -1,15 +1,10 @@
-import { createRequestClient, type RequestClient } from '../../src/core/request';
-import type { AccessToken, TokenScope } from './api';
+import { fakeBackend, ok, serviceError, type FakeBackend, type FakeCall } from '../../tests/kit/fake-backend';
+import type { AccessToken, TokenScopeArea } from './contract';
 
-/** One call the fake service received. */
-export interface SeenCall {
-  method: string;
-  path: string;
-  body: unknown;
-}
+/** Test-only: the token calls of the service as a table for the kit's fake backend (`tests/kit/fake-backend.ts`). */
 
 /** A scope tree shaped like the service's catalogue (two areas). */
-export const TEST_SCOPES: TokenScope[] = [
+export const TEST_SCOPES: TokenScopeArea[] = [
   {
     scope_key: 'organization',
     scope_operate: 'read_write',
@@ -34,7 +29,7 @@ export function testToken(id: string, extra: Partial<AccessToken> = {}): AccessT
   return {
     token_id: id,
     name: `token ${id}`,
-    description: '',
+    description: `token ${id} for tests`,
     token_scopes: ['base:user:read'],
     created_at: '2026-01-01T00:00:00.000Z',
     expires_at: '2099-01-01T00:00:00.000Z',
@@ -44,55 +39,58 @@ export function testToken(id: string, extra: Partial<AccessToken> = {}): AccessT
   };
 }
 
-/** Test-only fake of the token calls behind a real request client (its fetch is injected). */
-export function fakeTokenService(
-  options: { tokens?: AccessToken[]; fail?: (call: SeenCall) => number | undefined; batchScopes?: boolean } = {},
-) {
+/** Options of the fake token service. */
+export interface TokenBackendOptions {
+  /** Tokens the user has at the start (newest first). */
+  tokens?: AccessToken[];
+  /** A status to refuse a call with (the service's error shape), or undefined to answer it. */
+  fail?: (call: FakeCall) => number | undefined;
+  /** Whether the legacy list carries the scope catalogue. */
+  batchScopes?: boolean;
+}
+
+/** The kit's fake backend answering the current and legacy token calls from an in-memory list. */
+export function tokenBackend(options: TokenBackendOptions = {}): FakeBackend & { tokens: AccessToken[] } {
   const tokens = [...(options.tokens ?? [])];
-  const calls: SeenCall[] = [];
-  const json = (status: number, data: unknown) =>
-    new Response(JSON.stringify(data), { status, headers: { 'content-type': 'application/json' } });
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://test.local');
-    const call: SeenCall = {
-      method: init?.method ?? 'GET',
-      path: url.pathname,
-      body: init?.body ? JSON.parse(String(init.body)) : undefined,
-    };
-    calls.push(call);
-    const failed = options.fail?.(call);
-    if (failed) return json(failed, { status: failed, requestId: 'r1', code: 'X', message: 'refused by test' });
-    const body = (call.body ?? {}) as {
-      name?: string;
-      include_expired?: boolean;
-      pagination?: { current_page: number; page_size: number };
-    };
-    if (call.path.endsWith('/tokens:search')) {
+  type Body = { name?: string; include_expired?: boolean; pagination?: { current_page: number; page_size: number } };
+  const refused = (call: FakeCall) => {
+    const status = options.fail?.(call);
+    return status ? serviceError(status, 'X', 'refused by test', 'r1') : undefined;
+  };
+  const create = (call: FakeCall) => {
+    const t = testToken(`n${tokens.length + 1}`, { name: (call.body as Body).name! });
+    tokens.unshift(t);
+    return ok({ ...t, token: 'pt-SECRETSECRETSECRETSECRETSECRETSECRETSECRET123456' });
+  };
+  const byId = (id: string, then: (i: number) => ReturnType<typeof ok>) => {
+    const i = tokens.findIndex((t) => t.token_id === id);
+    return i < 0 ? serviceError(404, 'AccessTokenNotFound', 'gone', 'r2') : then(i);
+  };
+  const update = (id: string, call: FakeCall) =>
+    byId(id, (i) => ok((tokens[i] = { ...tokens[i], name: (call.body as Body).name! })));
+  const remove = (id: string) => byId(id, (i) => (tokens.splice(i, 1), ok({ success: true })));
+  const backend = fakeBackend({
+    'POST /users/ajax/v1/my/tokens:search': (call) => {
+      const body = call.body as Body;
       const { current_page, page_size } = body.pagination!;
       const visible = body.include_expired ? tokens : tokens.filter((t) => !t.expired);
-      return json(200, {
-        access_tokens: visible.slice((current_page - 1) * page_size, current_page * page_size),
-        pages: { current_page, page_size, total_size: visible.length },
-      });
-    }
-    if (call.path.endsWith('/tokens:scopes')) return json(200, { token_scopes: TEST_SCOPES });
-    if (call.path.endsWith('/tokens:batch'))
-      return json(200, { access_tokens: tokens, ...(options.batchScopes ? { token_scopes: TEST_SCOPES } : {}) });
-    if (call.method === 'POST' && /\/tokens$/.test(call.path)) {
-      const t = testToken(`n${tokens.length + 1}`, { name: body.name! });
-      tokens.unshift(t);
-      return json(200, { ...t, token: 'pt-SECRETSECRETSECRETSECRETSECRETSECRETSECRET123456' });
-    }
-    const id = call.path.split('/').pop()!;
-    const i = tokens.findIndex((t) => t.token_id === id);
-    if (i < 0) return json(404, { status: 404, requestId: 'r2', code: 'AccessTokenNotFound', message: 'gone' });
-    if (call.method === 'DELETE') {
-      tokens.splice(i, 1);
-      return json(200, { success: true });
-    }
-    tokens[i] = { ...tokens[i], name: body.name! };
-    return json(200, tokens[i]);
-  }) as typeof globalThis.fetch;
-  const client: RequestClient = createRequestClient({ fetch, showServerError: () => {} });
-  return { client, calls, tokens };
+      return (
+        refused(call) ??
+        ok({
+          access_tokens: visible.slice((current_page - 1) * page_size, current_page * page_size),
+          pages: { current_page, page_size, total_size: visible.length },
+        })
+      );
+    },
+    'GET /users/ajax/v1/tokens:scopes': (call) => refused(call) ?? ok({ token_scopes: TEST_SCOPES }),
+    'POST /users/ajax/v1/tokens:batch': (call) =>
+      refused(call) ?? ok({ access_tokens: tokens, ...(options.batchScopes ? { token_scopes: TEST_SCOPES } : {}) }),
+    'POST /users/ajax/v1/my/tokens': (call) => refused(call) ?? create(call),
+    'POST /users/ajax/v1/tokens': (call) => refused(call) ?? create(call),
+    'PUT /users/ajax/v1/my/tokens/:id': (call) => refused(call) ?? update(call.params.id, call),
+    'PUT /users/ajax/v1/tokens/:id': (call) => refused(call) ?? update(call.params.id, call),
+    'DELETE /users/ajax/v1/my/tokens/:id': (call) => refused(call) ?? remove(call.params.id),
+    'DELETE /users/ajax/v1/tokens/:id': (call) => refused(call) ?? remove(call.params.id),
+  });
+  return Object.assign(backend, { tokens });
 }

@@ -1,5 +1,12 @@
 import { definePlugin } from '../../src/core/plugin';
-import { IdentityProvidersStore } from './store';
+import type { IdentityProvidersStore } from './store';
+
+declare module '../../src/core/stores/root' {
+  interface StoreMap {
+    /** Identity-source bindings of the signed-in user. */
+    identityProviders: IdentityProvidersStore;
+  }
+}
 
 export default definePlugin({
   id: 'identity-provider',
@@ -14,5 +21,7 @@ export default definePlugin({
     zh_CN: () => import(/* webpackChunkName: "messages-zh_CN" */ './messages/zh_CN.json'),
     en_US: () => import(/* webpackChunkName: "messages-en_US" */ './messages/en_US.json'),
   },
-  createStores: (root) => ({ identityProviders: new IdentityProvidersStore(root.client) }),
+  stores: {
+    identityProviders: () => import(/* webpackChunkName: "plugin-identity-provider" */ './store'),
+  },
 });

@@ -1,30 +1,31 @@
-import { makeAutoObservable, runInAction } from 'mobx';
+import { action, makeObservable, observable } from 'mobx';
+import { fetchMyIdentities, type Identity } from '../../src/core/identities';
 import type { RequestClient } from '../../src/core/request';
-import { identityProviderApi, type IdentityBinding } from './api';
+import { ResourceStore } from '../../src/core/stores/resource';
+import type { StoreFactory } from '../../src/core/stores/root';
 
-/** The identity sources the user is bound to. */
-export class IdentityProvidersStore {
-  /** True until the first fetch settles (success or failure). */
-  loading = true;
-  /** The fetch failed: the page says the system is abnormal. */
-  failed = false;
-  /** Identity-source bindings only; empty on failure. */
-  bindings: IdentityBinding[] = [];
-  private api: ReturnType<typeof identityProviderApi>;
+/** The identity sources the user is bound to; `failed` makes the page say the system is abnormal. */
+export class IdentityProvidersStore extends ResourceStore {
+  /** Identity-source bindings only (provider `idp`); empty on failure. */
+  bindings: Identity[] = [];
 
-  constructor(client: RequestClient) {
-    this.api = identityProviderApi(client);
-    makeAutoObservable<IdentityProvidersStore, 'api'>(this, { api: false });
+  constructor(private readonly client: RequestClient) {
+    // The page shows a skeleton until the first fetch settles.
+    super({ loading: true });
+    makeObservable<IdentityProvidersStore>(this, { bindings: observable, load: action });
   }
 
   /** Fetches the bindings; loading stops on success and on failure. */
   async load(): Promise<void> {
-    this.loading = true;
-    const [error, result] = await this.api.identities();
-    runInAction(() => {
-      this.loading = false;
-      this.failed = !!error;
-      this.bindings = error ? [] : result.results.filter((r) => r.provider === 'idp');
-    });
+    await this.loadWith(
+      fetchMyIdentities(this.client),
+      (answer) => (this.bindings = answer.results.filter((r) => r.provider === 'idp')),
+      () => (this.bindings = []),
+    );
   }
 }
+
+/** Built when the section first asks for it (`useStore('identityProviders')`). */
+const createIdentityProvidersStore: StoreFactory<IdentityProvidersStore> = (core) =>
+  new IdentityProvidersStore(core.client);
+export default createIdentityProvidersStore;

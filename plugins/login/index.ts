@@ -1,6 +1,13 @@
 import { edition } from '../../src/core/edition';
 import { definePlugin, type PluginRoute } from '../../src/core/plugin';
-import { LoginStore } from './store';
+import type { LoginStore } from './store';
+
+declare module '../../src/core/stores/root' {
+  interface StoreMap {
+    /** The sign-in flow (credentials, forced password change). */
+    login: LoginStore;
+  }
+}
 
 const loadLogin = () => import(/* webpackChunkName: "plugin-login" */ './pages/LoginPage');
 const routes: PluginRoute[] = [{ path: '/users/login', frame: 'bare', load: loadLogin }];
@@ -14,5 +21,7 @@ export default definePlugin({
     zh_CN: () => import(/* webpackChunkName: "messages-zh_CN" */ './messages/zh_CN.json'),
     en_US: () => import(/* webpackChunkName: "messages-en_US" */ './messages/en_US.json'),
   },
-  createStores: (root) => ({ login: new LoginStore(root.client) }),
+  stores: {
+    login: () => import(/* webpackChunkName: "plugin-login" */ './store'),
+  },
 });

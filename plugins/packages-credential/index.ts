@@ -1,5 +1,12 @@
 import { definePlugin } from '../../src/core/plugin';
-import { PackagesCredentialStore } from './store';
+import type { PackagesCredentialStore } from './store';
+
+declare module '../../src/core/stores/root' {
+  interface StoreMap {
+    /** The artifact-repository credential of the signed-in user. */
+    packagesCredential: PackagesCredentialStore;
+  }
+}
 
 export default definePlugin({
   id: 'packages-credential',
@@ -14,5 +21,7 @@ export default definePlugin({
     zh_CN: () => import(/* webpackChunkName: "messages-zh_CN" */ './messages/zh_CN.json'),
     en_US: () => import(/* webpackChunkName: "messages-en_US" */ './messages/en_US.json'),
   },
-  createStores: (root) => ({ packagesCredential: new PackagesCredentialStore(root.client) }),
+  stores: {
+    packagesCredential: () => import(/* webpackChunkName: "plugin-packages-credential" */ './store'),
+  },
 });

@@ -1,32 +1,38 @@
-import { describe, expect, it, vi } from 'vitest';
-import { RequestError, type RequestClient } from '../../src/core/request';
+import { describe, expect, it } from 'vitest';
+import { fakeBackend, ok, serviceError } from '../../tests/kit/fake-backend';
 import { PackagesCredentialStore } from './store';
 
-const fail = () => [new RequestError({ status: 403, message: 'x', url: '/', method: 'GET' }), undefined];
+const BASE = '/uiless/proxy/package/api/external/users';
 const info = { username: 'alice', has_password: false, effective_at: null };
 
 describe('PackagesCredentialStore', () => {
   it('stops loading on success and on failure (no data on failure)', async () => {
-    const ok = new PackagesCredentialStore({
-      get: vi.fn().mockResolvedValue([null, info]),
-    } as unknown as RequestClient);
-    await ok.load();
-    expect(ok).toMatchObject({ loading: false, failed: false, info });
-    const ko = new PackagesCredentialStore({ get: vi.fn().mockResolvedValue(fail()) } as unknown as RequestClient);
-    await ko.load();
-    expect(ko).toMatchObject({ loading: false, failed: true, info: null });
+    const good = new PackagesCredentialStore(fakeBackend({ [`GET ${BASE}/userInfo`]: ok(info) }).client);
+    await good.load();
+    expect(good).toMatchObject({ loading: false, failed: false, info });
+    const refused = new PackagesCredentialStore(
+      fakeBackend({ [`GET ${BASE}/userInfo`]: serviceError(403, 'Forbidden') }).client,
+    );
+    await refused.load();
+    expect(refused).toMatchObject({ loading: false, failed: true, info: null });
   });
 
   it('keeps the new password apart from the account and forgets it on request', async () => {
     const reset = { username: 'alice', has_password: true, effective_at: '2026-01-01T00:00:10.000Z', password: 'p@ss' };
-    const post = vi.fn().mockResolvedValueOnce(fail()).mockResolvedValueOnce([null, reset]);
-    const store = new PackagesCredentialStore({ post } as unknown as RequestClient);
-    expect(await store.reset()).toBe(false);
+    const answers = [serviceError(403, 'Forbidden', 'not allowed'), serviceError(503, 'SystemError'), ok(reset)];
+    const backend = fakeBackend({ [`POST ${BASE}/user/password`]: () => answers.shift()! });
+    const store = new PackagesCredentialStore(backend.client);
+    // The page says 'reset failed' for a refusal, whatever the service's reason…
+    expect(await store.reset()).toEqual({ ok: false, failure: { id: 'packages-credential.reset.failed' } });
+    // …and nothing more than the central notice for a server failure.
+    expect(await store.reset()).toEqual({ ok: false, failure: undefined });
+    expect(backend.notices).toHaveLength(1);
     expect(store.newPassword).toBeNull();
-    expect(await store.reset()).toBe(true);
+    expect(store.resetting).toBe(false);
+    expect(await store.reset()).toEqual({ ok: true });
     expect(store.newPassword).toBe('p@ss');
     expect(store.info).toEqual({ username: 'alice', has_password: true, effective_at: reset.effective_at });
-    expect(post.mock.calls[1][0]).toBe('/uiless/proxy/package/api/external/users/user/password');
+    expect(backend.calls.at(-1)?.path).toBe(`${BASE}/user/password`);
     store.forgetPassword();
     expect(store.newPassword).toBeNull();
   });

@@ -1,13 +1,12 @@
 import type { RequestClient } from '../../src/core/request';
-import type { CurrentUser } from '../../src/core/stores/session-api';
-import type { BindAttributes, EmailState, ProfileLanguage } from './contract';
+import type { Success } from '../../schemas/common';
+import type { Me } from '../../schemas/session';
+import type { AvatarUploadAnswer, BindAttributes, EmailState, ProfileLanguage } from './contract';
 
 /** Calls of the profile section, at the suite's paths; every call resolves to `[error, result]`. */
 export function profileApi(client: RequestClient) {
-  // Callers show their own failure messages; a ≥ 500 still shows the central notice unless silent.
+  // Callers explain a 4xx themselves; a response ≥ 500 (a failed mail send too) shows the central notice.
   const own = { handleUnauthorized: true } as const;
-  // E-mail calls explain every failure themselves (a failed send is a 502 with its own message).
-  const mail = { handleUnauthorized: true, silent: true } as const;
   return {
     /** Whether the account has a password (the old one is asked only then) and its e-mail. */
     attributes: () => client.get<BindAttributes>('/users/ajax/v1/my/attributes:bind', undefined, own),
@@ -15,7 +14,7 @@ export function profileApi(client: RequestClient) {
     changePassword: async (newPassword: string, oldPassword?: string) => {
       // The fingerprint code (crypto) loads only when a password is actually changed.
       const { getUmidToken } = await import(/* webpackChunkName: "core-captcha" */ '../../src/core/captcha');
-      return client.put<{ success: boolean }>(
+      return client.put<Success>(
         '/users/ajax/v1/my/password',
         oldPassword ? { new_password: newPassword, old_password: oldPassword } : { new_password: newPassword },
         { handleUnauthorized: false, headers: { user_agent: navigator.userAgent, 'umid-token': getUmidToken() } },
@@ -34,16 +33,16 @@ export function profileApi(client: RequestClient) {
     uploadAvatar: (file: File) => {
       const form = new FormData();
       form.append('file', file, file.name);
-      return client.post<{ url: string }>('/objects/ajax/avatars', form, { ...own, timeoutMs: 20_000 });
+      return client.post<AvatarUploadAnswer>('/objects/ajax/avatars', form, { ...own, timeoutMs: 20_000 });
     },
     /** Sets the avatar to an uploaded URL, or back to the default with null. */
-    setAvatar: (avatar: string | null) => client.put<CurrentUser>('/individual/proxy/my/avatar', { avatar }, own),
+    setAvatar: (avatar: string | null) => client.put<Me>('/individual/proxy/my/avatar', { avatar }, own),
     /** Binds an address, or resends the activation mail for the same unverified one. */
-    bindEmail: (email: string) => client.post<EmailState>('/users/ajax/v1/my/emails:bind', { email }, mail),
+    bindEmail: (email: string) => client.post<EmailState>('/users/ajax/v1/my/emails:bind', { email }, own),
     /** Changes the bound address. */
-    rebindEmail: (email: string) => client.post<EmailState>('/users/ajax/v1/my/emails:rebind', { email }, mail),
+    rebindEmail: (email: string) => client.post<EmailState>('/users/ajax/v1/my/emails:rebind', { email }, own),
     /** Removes the bound address. */
-    unbindEmail: (email: string) => client.post<EmailState>('/individual/proxy/my/email:unbind', { email }, mail),
+    unbindEmail: (email: string) => client.post<EmailState>('/individual/proxy/my/email:unbind', { email }, own),
     /** Spends the activation token from the mail. */
     verifyEmail: (token: string) => client.post<EmailState>('/individual/proxy/my/email:verify', { token }, own),
   };

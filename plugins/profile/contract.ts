@@ -1,54 +1,102 @@
-/** Shared by the profile page and its server half: limits, shapes and the image sniffing rule (no dependencies). */
+import { Type, type Static } from '@sinclair/typebox';
+import { closed, LocaleSchema } from '../../schemas/common';
+import { AVATAR_URL_MAX, EMAIL_INPUT_MAX, EMAIL_TOKEN_INPUT_MAX, PROFILE_NAME_MAX } from './limits';
 
-/** Largest avatar accepted, in bytes (1 MB; one byte more is refused). */
-export const AVATAR_MAX_BYTES = 1024 * 1024;
-
-/** Image kinds an avatar may be, told by content. */
-export type AvatarKind = 'png' | 'jpg' | 'gif';
-
-/** Content types of the accepted kinds, for serving and for the file picker. */
-export const AVATAR_CONTENT_TYPES: Record<AvatarKind, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  gif: 'image/gif',
-};
-
-/** Bytes needed by `sniffImageKind`. */
-export const SNIFF_BYTES = 8;
-
-/** The image kind by magic bytes (never by name or declared type); null for anything else (SVG, WebP, text…). */
-export function sniffImageKind(head: Uint8Array): AvatarKind | null {
-  const b = (i: number) => head[i];
-  if (head.length >= 8 && [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((v, i) => b(i) === v)) return 'png';
-  if (head.length >= 3 && b(0) === 0xff && b(1) === 0xd8 && b(2) === 0xff) return 'jpg';
-  if (head.length >= 6 && b(0) === 0x47 && b(1) === 0x49 && b(2) === 0x46 && b(3) === 0x38) {
-    if ((b(4) === 0x37 || b(4) === 0x39) && b(5) === 0x61) return 'gif';
-  }
-  return null;
-}
+/**
+ * The profile slice's wire shapes, once: the routes hand these schemas to Fastify, the service and
+ * the page use their static types (the page with `import type` only; plain limits come from
+ * `./limits`, the avatar sniffing rule from `./avatar`).
+ */
+export * from './limits';
 
 /** The two languages a user can choose. */
-export type ProfileLanguage = 'zh_CN' | 'en_US';
+export const ProfileLanguageSchema = LocaleSchema;
+/** The two languages a user can choose. */
+export type ProfileLanguage = Static<typeof ProfileLanguageSchema>;
+
+/** Body of `PUT /individual/proxy/me`: display name and/or language (the answer is the `Me` shape). */
+export const MeUpdateBodySchema = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: PROFILE_NAME_MAX })),
+    language: Type.Optional(ProfileLanguageSchema),
+  },
+  closed,
+);
+/** What a change of the account fields sends. */
+export type MeUpdateBody = Static<typeof MeUpdateBodySchema>;
 
 /** Answer of `GET /users/ajax/v1/my/attributes:bind`: what the account has, so the page asks for the old password only when there is one. */
-export interface BindAttributes {
-  has_password: boolean;
-  email: string | null;
-  email_verified: boolean;
-}
+export const BindAttributesSchema = Type.Object(
+  {
+    has_password: Type.Boolean(),
+    email: Type.Union([Type.String(), Type.Null()]),
+    email_verified: Type.Boolean(),
+  },
+  closed,
+);
+/** What the account has bound. */
+export type BindAttributes = Static<typeof BindAttributesSchema>;
+
+/** Body of the preference and legacy language calls. */
+export const LanguageBodySchema = Type.Object({ language: ProfileLanguageSchema }, closed);
+/** What a language change sends. */
+export type LanguageBody = Static<typeof LanguageBodySchema>;
+
+/** The saved language preference (null until chosen). */
+export const LanguageAnswerSchema = Type.Object({ language: Type.Union([ProfileLanguageSchema, Type.Null()]) }, closed);
+/** Static type of the language answer. */
+export type LanguageAnswer = Static<typeof LanguageAnswerSchema>;
+
+/** Answer of the avatar upload: the URL to set as avatar. */
+export const AvatarUploadAnswerSchema = Type.Object({ url: Type.String() }, closed);
+/** Static type of the avatar upload answer. */
+export type AvatarUploadAnswer = Static<typeof AvatarUploadAnswerSchema>;
+
+/** Name of a stored avatar in its serving path. */
+export const AvatarParamsSchema = Type.Object(
+  { name: Type.String({ pattern: '^[0-9a-f]{32}\\.(png|jpg|gif)$' }) },
+  closed,
+);
+/** Static type of the avatar path params. */
+export type AvatarParams = Static<typeof AvatarParamsSchema>;
+
+/** Body of `PUT /individual/proxy/my/avatar`: an own upload's URL, or null/"" for the default. */
+export const AvatarSetBodySchema = Type.Object(
+  { avatar: Type.Union([Type.String({ maxLength: AVATAR_URL_MAX }), Type.Null()]) },
+  closed,
+);
+/** What setting the avatar sends. */
+export type AvatarSetBody = Static<typeof AvatarSetBodySchema>;
+
+/** Body of the bind, rebind and unbind e-mail calls. */
+export const EmailBodySchema = Type.Object(
+  { email: Type.String({ minLength: 1, maxLength: EMAIL_INPUT_MAX }) },
+  closed,
+);
+/** What the e-mail calls send. */
+export type EmailBody = Static<typeof EmailBodySchema>;
+
+/** Body of the activation call: the token from the mail. */
+export const EmailVerifyBodySchema = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: EMAIL_TOKEN_INPUT_MAX }) },
+  closed,
+);
+/** What the activation call sends. */
+export type EmailVerifyBody = Static<typeof EmailVerifyBodySchema>;
 
 /** Answer of the e-mail calls: the address state after the change, and when the next mail may be sent. */
-export interface EmailState {
-  email: string | null;
-  email_verified: boolean;
-  /** Epoch ms from which a resend is allowed (null: no mail pending). */
-  resend_available_at: number | null;
-  /** Server time of the answer, so the countdown does not depend on the browser's clock. */
-  server_time: number;
-}
-
-/** Minimum time between two activation mails to one user. */
-export const EMAIL_RESEND_INTERVAL_MS = 60 * 1000;
-
-/** How long an activation link stays valid. */
-export const EMAIL_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+export const EmailStateSchema = Type.Object(
+  {
+    email: Type.Union([Type.String(), Type.Null()]),
+    email_verified: Type.Boolean(),
+    resend_available_at: Type.Union([Type.Number(), Type.Null()], {
+      description: 'Epoch ms from which a resend is allowed (null: no mail pending)',
+    }),
+    server_time: Type.Number({
+      description: 'Server time of the answer, so the countdown does not depend on the browser’s clock',
+    }),
+  },
+  closed,
+);
+/** The e-mail state after a change. */
+export type EmailState = Static<typeof EmailStateSchema>;

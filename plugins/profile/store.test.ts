@@ -1,35 +1,15 @@
-import { describe, expect, it, vi } from 'vitest';
-import { createRequestClient } from '../../src/core/request';
+import { describe, expect, it } from 'vitest';
+import { fakeBackend, ok, serviceError, type FakeRoutes } from '../../tests/kit/fake-backend';
+import { TEST_USER } from '../../tests/kit/web';
 import { SessionStore } from '../../src/core/stores/SessionStore';
 import { sniffImageKind } from './contract';
 import { checkAvatarFile, ProfileStore } from './store';
 
-type Handler = (url: string, init: RequestInit) => { status: number; body?: unknown };
-
-function setup(handler: Handler) {
-  const calls: Array<{ url: string; method: string; body: unknown }> = [];
-  const fetch = vi.fn(async (url: string, init: RequestInit) => {
-    calls.push({ url, method: init.method ?? 'GET', body: init.body });
-    const r = handler(url, init);
-    return new Response(r.body === undefined ? '' : JSON.stringify(r.body), {
-      status: r.status,
-      headers: { 'content-type': 'application/json' },
-    });
-  });
-  const client = createRequestClient({ fetch: fetch as unknown as typeof globalThis.fetch, showServerError: () => {} });
-  const session = new SessionStore(client, 'zh_CN');
-  session.user = {
-    id: 'u1',
-    username: 'alice',
-    name: 'Alice',
-    email: null,
-    email_verified: false,
-    avatar: null,
-    language: null,
-    must_change_password: false,
-    organization_id: null,
-  };
-  return { store: new ProfileStore(client, session), session, calls };
+function setup(routes: FakeRoutes) {
+  const backend = fakeBackend(routes);
+  const session = new SessionStore(backend.client, 'zh_CN');
+  session.user = { ...TEST_USER, organization_id: null };
+  return { store: new ProfileStore(backend.client, session), session, calls: backend.calls, backend };
 }
 
 const PNG_HEAD = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -49,7 +29,7 @@ describe('profile store', () => {
     );
     const big = new File([new Uint8Array(PNG_HEAD), new Uint8Array(1024 * 1024 - 7)], 'a.png');
     expect(await checkAvatarFile(big)).toBe('profile.avatar.sizeError');
-    const { store, calls } = setup(() => ({ status: 200, body: {} }));
+    const { store, calls } = setup({});
     const r = await store.uploadAvatar(new File(['hello'], 'x.png'));
     expect(r).toEqual({ ok: false, failure: { id: 'profile.avatar.formatError' } });
     expect(calls).toHaveLength(0);
@@ -57,29 +37,46 @@ describe('profile store', () => {
   });
 
   it('switches the UI language only after the service saved it; a failure says so', async () => {
-    const { store, session, calls } = setup(() => ({ status: 200, body: { language: 'en_US' } }));
+    const { store, session, calls } = setup({
+      'PUT /users/ajax/v1/my/preferences': ok({ language: 'en_US' }),
+      'PUT /api/ajax/teambition/api/users/language': ok({ language: 'en_US' }),
+    });
     expect(await store.setLanguage('en_US')).toEqual({ ok: true });
     expect(session.locale).toBe('en_US');
-    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([
       'PUT /users/ajax/v1/my/preferences',
       'PUT /api/ajax/teambition/api/users/language',
     ]);
-    expect(String(calls[1].body)).toBe('language=en_US');
+    expect(calls[1].body).toEqual({ language: 'en_US' });
 
-    const failing = setup(() => ({ status: 503, body: { code: 'SystemError', message: 'x', status: 503 } }));
-    expect(await failing.store.setLanguage('en_US')).toEqual({
+    // A server failure: only the central notice (with the requestId), nothing more from the page.
+    const failing = setup({ 'PUT /users/ajax/v1/my/preferences': serviceError(503, 'SystemError', 'x', 'req-3') });
+    expect(await failing.store.setLanguage('en_US')).toEqual({ ok: false, failure: undefined });
+    expect(failing.backend.notices.map((n) => n.requestId)).toEqual(['req-3']);
+    expect(failing.session.locale).toBe('zh_CN');
+    expect(failing.store.languageSaving).toBe(false);
+
+    // A refusal: the page's own 'switching failed'.
+    const refused = setup({
+      'PUT /users/ajax/v1/my/preferences': ok({ language: 'en_US' }),
+      'PUT /api/ajax/teambition/api/users/language': serviceError(400, 'InvalidParam', 'bad language'),
+    });
+    expect(await refused.store.setLanguage('en_US')).toEqual({
       ok: false,
       failure: { id: 'profile.language.failed' },
     });
-    expect(failing.session.locale).toBe('zh_CN');
-    expect(failing.store.languageSaving).toBe(false);
+    expect(refused.session.locale).toBe('zh_CN');
   });
 
   it('binding updates the session user and starts the resend countdown from the server times', async () => {
-    const { store, session } = setup(() => ({
-      status: 200,
-      body: { email: 'a@example.com', email_verified: false, resend_available_at: 160_000, server_time: 100_000 },
-    }));
+    const { store, session } = setup({
+      'POST /users/ajax/v1/my/emails:bind': ok({
+        email: 'a@example.com',
+        email_verified: false,
+        resend_available_at: 160_000,
+        server_time: 100_000,
+      }),
+    });
     const before = Date.now();
     expect(await store.sendActivation('bind', ' a@example.com ')).toEqual({ ok: true });
     expect(session.user?.email).toBe('a@example.com');
@@ -88,17 +85,26 @@ describe('profile store', () => {
     expect(store.emailSaving).toBe(false);
   });
 
-  it('shows the server catalogue message on a refused call and the fallback on a network failure', async () => {
-    const refused = setup(() => ({
-      status: 429,
-      body: { status: 429, code: 'ProfileEmailTooFrequent', message: 'try again in one minute', requestId: 'r' },
-    }));
+  it('shows the server catalogue message on a refused call, the central notice alone on a 5xx, the fallback offline', async () => {
+    const refused = setup({
+      'POST /users/ajax/v1/my/emails:bind': serviceError(429, 'ProfileEmailTooFrequent', 'try again in one minute'),
+    });
     expect(await refused.store.sendActivation('resend', 'a@example.com')).toEqual({
       ok: false,
       failure: { text: 'try again in one minute' },
     });
-    const offline = setup(() => {
-      throw new TypeError('network down');
+    expect(refused.backend.notices).toHaveLength(0);
+    // A failed mail send is a 502: the notice with its requestId says it, the page adds nothing.
+    const sendFailed = setup({
+      'POST /users/ajax/v1/my/emails:rebind': serviceError(502, 'ProfileEmailSendFailed', 'mail failed', 'req-5'),
+    });
+    expect(await sendFailed.store.sendActivation('rebind', 'b@example.com')).toEqual({ ok: false });
+    expect(sendFailed.backend.notices.map((n) => n.requestId)).toEqual(['req-5']);
+    expect(sendFailed.store.emailSaving).toBe(false);
+    const offline = setup({
+      'POST /individual/proxy/my/email:unbind': () => {
+        throw new TypeError('network down');
+      },
     });
     expect(await offline.store.unbindEmail()).toEqual({ ok: true }); // nothing bound: nothing to do
     offline.session.user!.email = 'a@example.com';
@@ -106,19 +112,21 @@ describe('profile store', () => {
   });
 
   it('verifies a token once even when asked twice', async () => {
-    const { store, session, calls } = setup((url) => {
-      if (url.includes('apps:search')) return { status: 200, body: { results: [] } };
-      if (url.includes('/me')) return { status: 200, body: { ...session.user, email_verified: true } };
-      return {
-        status: 200,
-        body: { email: 'a@example.com', email_verified: true, resend_available_at: null, server_time: 1 },
-      };
+    const { store, session, calls, backend } = setup({
+      'POST /uiless/api/apps:search': ok({ results: [] }),
+      'GET /individual/proxy/me': () => ok({ ...session.user, email_verified: true }),
+      'POST /individual/proxy/my/email:verify': ok({
+        email: 'a@example.com',
+        email_verified: true,
+        resend_available_at: null,
+        server_time: 1,
+      }),
     });
     await Promise.all([store.verifyEmail('t'), store.verifyEmail('t')]);
-    expect(calls.filter((c) => c.url.includes('email:verify'))).toHaveLength(1);
+    expect(backend.callsTo('POST /individual/proxy/my/email:verify')).toHaveLength(1);
     expect(store.verification.state).toBe('done');
     // The session user is read again afterwards (it may have been loaded before the token was spent).
-    expect(calls.map((c) => c.url)).toContain('/individual/proxy/me?with_email_info=true');
+    expect(calls.find((c) => c.path === '/individual/proxy/me')?.query).toEqual({ with_email_info: 'true' });
     expect(session.loading).toBe(false);
     expect(session.user?.email_verified).toBe(true);
   });

@@ -1,25 +1,16 @@
-import { makeAutoObservable, runInAction } from 'mobx';
-import type { RequestClient, RequestError } from '../../src/core/request';
+import { action, makeObservable, observable, runInAction } from 'mobx';
+import type { RequestClient, RequestError, RequestResult } from '../../src/core/request';
 import type { SessionStore } from '../../src/core/stores/SessionStore';
-import { useStores, type RootStore } from '../../src/core/stores/root';
+import { failureOf, type ActionResult, type Failure } from '../../src/core/stores/failure';
+import { ResourceStore } from '../../src/core/stores/resource';
+import type { StoreFactory } from '../../src/core/stores/root';
+import type { Me } from '../../schemas/session';
 import { profileApi } from './api';
-import { AVATAR_MAX_BYTES, SNIFF_BYTES, sniffImageKind, type EmailState, type ProfileLanguage } from './contract';
+import type { EmailState, ProfileLanguage } from './contract';
+import { AVATAR_MAX_BYTES, SNIFF_BYTES, sniffImageKind } from './limits';
 
-/** A failure the page shows: a message id of ours, or the server's own (already localised) text. */
-export type ProfileFailure = { id: string } | { text: string };
-
-/** Outcome of an action; the page turns it into a message. */
-export type ProfileResult = { ok: true } | { ok: false; failure: ProfileFailure };
-
-/** The server's catalogue message when it answered one (it is in the UI language), else our fallback message id. */
-export function failureOf(error: RequestError, fallbackId: string): ProfileFailure {
-  const data = (error.data ?? {}) as { code?: string; message?: string };
-  if (error.status > 0 && data.code && data.message && data.code !== 'SystemError') return { text: data.message };
-  return { id: fallbackId };
-}
-
-const ok: ProfileResult = { ok: true };
-const fail = (failure: ProfileFailure): ProfileResult => ({ ok: false, failure });
+/** The one failure mapping for this section: the service's explanation of a 4xx, else the action's fallback. */
+const failure = (fallbackId: string) => (error: RequestError) => failureOf(error, {}, fallbackId);
 
 /** Which avatar problem the browser found before uploading, as a message id (or undefined when fine). */
 export async function checkAvatarFile(file: Blob): Promise<string | undefined> {
@@ -29,9 +20,7 @@ export async function checkAvatarFile(file: Blob): Promise<string | undefined> {
 }
 
 /** Profile section: password, language, avatar and notification e-mail of the signed-in user. */
-export class ProfileStore {
-  /** The page's first load (account attributes) is in flight. */
-  loading = false;
+export class ProfileStore extends ResourceStore {
   /** The account has a password, so a change must give the old one. */
   hasPassword = true;
   /** A password change is in flight. */
@@ -44,113 +33,124 @@ export class ProfileStore {
   emailSaving = false;
   /** Local time (ms) from which a resend is allowed; null when no countdown runs. */
   resendAvailableAt: number | null = null;
-  /** The verification landing page's call: pending, done or failed with a message. */
-  verification: { state: 'idle' | 'pending' | 'done' } | { state: 'failed'; failure: ProfileFailure } = {
+  /** The verification landing page's call: pending, done or failed (no failure to show: the central notice did). */
+  verification: { state: 'idle' | 'pending' | 'done' } | { state: 'failed'; failure?: Failure } = {
     state: 'idle',
   };
-  private api: ReturnType<typeof profileApi>;
+  private readonly api: ReturnType<typeof profileApi>;
 
   constructor(
     client: RequestClient,
-    private session: SessionStore,
+    private readonly session: SessionStore,
   ) {
+    super();
     this.api = profileApi(client);
-    makeAutoObservable<ProfileStore, 'api' | 'session'>(this, { api: false, session: false });
+    makeObservable<ProfileStore, 'applyEmail'>(this, {
+      hasPassword: observable,
+      passwordSaving: observable,
+      languageSaving: observable,
+      avatarSaving: observable,
+      emailSaving: observable,
+      resendAvailableAt: observable,
+      verification: observable,
+      load: action,
+      changePassword: action,
+      setLanguage: action,
+      uploadAvatar: action,
+      restoreAvatar: action,
+      sendActivation: action,
+      unbindEmail: action,
+      verifyEmail: action,
+      applyEmail: action,
+    });
   }
 
   /** Loads what the page needs beyond the session user; loading stops on success and on failure. */
   async load(): Promise<void> {
-    this.loading = true;
-    const [error, attrs] = await this.api.attributes();
-    runInAction(() => {
-      if (!error) this.hasPassword = attrs.has_password;
-      this.loading = false;
-    });
+    await this.loadWith(
+      this.api.attributes(),
+      (attrs) => (this.hasPassword = attrs.has_password),
+      () => {},
+    );
   }
 
   /** Changes the password; the caller has checked the rule and the confirmation already. */
-  async changePassword(newPassword: string, oldPassword?: string): Promise<ProfileResult> {
-    this.passwordSaving = true;
-    const [error] = await this.api.changePassword(newPassword, this.hasPassword ? oldPassword : undefined);
-    runInAction(() => {
-      this.passwordSaving = false;
-      if (!error) this.hasPassword = true;
+  changePassword(newPassword: string, oldPassword?: string): Promise<ActionResult> {
+    return this.saveWith(this.api.changePassword(newPassword, this.hasPassword ? oldPassword : undefined), {
+      busy: (on) => (this.passwordSaving = on),
+      failure: failure('profile.password.failed'),
+      apply: () => (this.hasPassword = true),
     });
-    return error ? fail(failureOf(error, 'profile.password.failed')) : ok;
   }
 
   /** Persists the language (preference, legacy switch, cookie) and switches the UI at once. */
-  async setLanguage(language: ProfileLanguage): Promise<ProfileResult> {
-    if (language === this.session.locale) return ok;
-    this.languageSaving = true;
-    const [error] = await this.api.savePreferences(language);
-    const [legacyError] = error ? [error] : await this.api.saveLegacyLanguage(language);
-    runInAction(() => {
-      this.languageSaving = false;
-      if (!legacyError) {
+  async setLanguage(language: ProfileLanguage): Promise<ActionResult> {
+    if (language === this.session.locale) return { ok: true };
+    const both = async (): Promise<RequestResult<unknown>> => {
+      const saved = await this.api.savePreferences(language);
+      return saved[0] ? saved : this.api.saveLegacyLanguage(language);
+    };
+    return this.saveWith(both(), {
+      busy: (on) => (this.languageSaving = on),
+      // The page always says 'switching failed' (the two calls may fail for different reasons).
+      failure: (error) => failureOf(error, {}, 'profile.language.failed', { serviceText: false }),
+      apply: () => {
         this.session.setLocale(language);
         if (this.session.user) this.session.user.language = language;
-      }
+      },
     });
-    return legacyError ? fail({ id: 'profile.language.failed' }) : ok;
   }
 
   /** Checks the file by size and content, uploads it and makes it the avatar. */
-  async uploadAvatar(file: File): Promise<ProfileResult> {
+  async uploadAvatar(file: File): Promise<ActionResult> {
     const problem = await checkAvatarFile(file);
-    if (problem) return fail({ id: problem });
-    this.avatarSaving = true;
-    const [upError, uploaded] = await this.api.uploadAvatar(file);
-    if (upError) {
-      runInAction(() => (this.avatarSaving = false));
-      return fail(failureOf(upError, 'profile.avatar.failed'));
-    }
-    return this.applyAvatar(uploaded.url, 'profile.avatar.failed');
+    if (problem) return { ok: false, failure: { id: problem } };
+    const uploadAndSet = async (): Promise<RequestResult<Me>> => {
+      const [upError, uploaded] = await this.api.uploadAvatar(file);
+      return upError ? [upError, undefined] : this.api.setAvatar(uploaded.url);
+    };
+    return this.applyAvatar(uploadAndSet());
   }
 
   /** Back to the default avatar. */
-  restoreAvatar(): Promise<ProfileResult> {
-    this.avatarSaving = true;
-    return this.applyAvatar(null, 'profile.avatar.failed');
+  restoreAvatar(): Promise<ActionResult> {
+    return this.applyAvatar(this.api.setAvatar(null));
   }
 
-  private async applyAvatar(avatar: string | null, fallbackId: string): Promise<ProfileResult> {
-    const [error, me] = await this.api.setAvatar(avatar);
-    runInAction(() => {
-      this.avatarSaving = false;
-      if (!error && this.session.user) this.session.user.avatar = me.avatar;
+  private applyAvatar(call: Promise<RequestResult<Me>>): Promise<ActionResult> {
+    return this.saveWith(call, {
+      busy: (on) => (this.avatarSaving = on),
+      failure: failure('profile.avatar.failed'),
+      apply: (me) => {
+        if (this.session.user) this.session.user.avatar = me.avatar;
+      },
     });
-    return error ? fail(failureOf(error, fallbackId)) : ok;
   }
 
   /** Binds a first address ('bind'), changes it ('rebind'), or resends the mail for the bound one ('resend'). */
-  async sendActivation(mode: 'bind' | 'rebind' | 'resend', email: string): Promise<ProfileResult> {
-    this.emailSaving = true;
-    const [error, state] =
-      mode === 'rebind' ? await this.api.rebindEmail(email.trim()) : await this.api.bindEmail(email.trim());
+  sendActivation(mode: 'bind' | 'rebind' | 'resend', email: string): Promise<ActionResult> {
+    const call = mode === 'rebind' ? this.api.rebindEmail(email.trim()) : this.api.bindEmail(email.trim());
     const fallback = {
       bind: 'profile.email.bindFailed',
       rebind: 'profile.email.modifyFailed',
       resend: 'profile.email.sendFailed',
     }[mode];
-    runInAction(() => {
-      this.emailSaving = false;
-      if (!error) this.applyEmail(state);
+    return this.saveWith(call, {
+      busy: (on) => (this.emailSaving = on),
+      failure: failure(fallback),
+      apply: (state) => this.applyEmail(state),
     });
-    return error ? fail(failureOf(error, fallback)) : ok;
   }
 
   /** Removes the bound address. */
-  async unbindEmail(): Promise<ProfileResult> {
+  async unbindEmail(): Promise<ActionResult> {
     const email = this.session.user?.email;
-    if (!email) return ok;
-    this.emailSaving = true;
-    const [error, state] = await this.api.unbindEmail(email);
-    runInAction(() => {
-      this.emailSaving = false;
-      if (!error) this.applyEmail(state);
+    if (!email) return { ok: true };
+    return this.saveWith(this.api.unbindEmail(email), {
+      busy: (on) => (this.emailSaving = on),
+      failure: failure('profile.email.unbindFailed'),
+      apply: (state) => this.applyEmail(state),
     });
-    return error ? fail(failureOf(error, 'profile.email.unbindFailed')) : ok;
   }
 
   /** Spends the activation token of the landing page (once, even if asked twice). */
@@ -159,7 +159,7 @@ export class ProfileStore {
     this.verification = { state: 'pending' };
     const [error, state] = await this.api.verifyEmail(token);
     runInAction(() => {
-      if (error) this.verification = { state: 'failed', failure: failureOf(error, 'profile.emails.failed') };
+      if (error) this.verification = { state: 'failed', failure: failure('profile.emails.failed')(error) };
       else {
         this.verification = { state: 'done' };
         this.applyEmail(state);
@@ -181,18 +181,6 @@ export class ProfileStore {
   }
 }
 
-const perRoot = new WeakMap<RootStore, ProfileStore>();
-
-/**
- * The section's store, created on first use by a profile page (one per root store): the store's code
- * then loads with the pages instead of weighing on the initial bundle, which is within a few KB of its budget.
- */
-export function useProfileStore(): ProfileStore {
-  const root = useStores();
-  let store = perRoot.get(root);
-  if (!store) {
-    store = new ProfileStore(root.client, root.session);
-    perRoot.set(root, store);
-  }
-  return store;
-}
+/** Built when a profile page first asks for it (`useStore('profile')`), with the session it updates. */
+const createProfileStore: StoreFactory<ProfileStore> = (core) => new ProfileStore(core.client, core.session);
+export default createProfileStore;

@@ -1,5 +1,12 @@
 import { definePlugin } from '../../src/core/plugin';
-import { SshKeysStore } from './store';
+import type { SshKeysStore } from './store';
+
+declare module '../../src/core/stores/root' {
+  interface StoreMap {
+    /** The signed-in user's SSH public keys. */
+    sshKeys: SshKeysStore;
+  }
+}
 
 export default definePlugin({
   id: 'ssh-keys',
@@ -14,5 +21,7 @@ export default definePlugin({
     zh_CN: () => import(/* webpackChunkName: "messages-zh_CN" */ './messages/zh_CN.json'),
     en_US: () => import(/* webpackChunkName: "messages-en_US" */ './messages/en_US.json'),
   },
-  createStores: (root) => ({ sshKeys: new SshKeysStore(root.client) }),
+  stores: {
+    sshKeys: () => import(/* webpackChunkName: "plugin-ssh-keys" */ './store'),
+  },
 });

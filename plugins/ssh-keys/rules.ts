@@ -1,5 +1,5 @@
-/** Longest paste the service accepts. */
-export const SSH_KEY_MAX_LENGTH = 5000;
+/** Longest paste the service accepts (the slice's limit, one definition). */
+export { SSH_KEY_MAX_LENGTH } from './limits';
 
 /**
  * A quick first check in the form (the service parses and decides): one line starting with an

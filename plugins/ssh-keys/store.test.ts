@@ -1,6 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
-import { RequestError, type RequestClient } from '../../src/core/request';
-import type { SshKey } from './api';
+import { describe, expect, it } from 'vitest';
+import { fakeBackend, ok, serviceError } from '../../tests/kit/fake-backend';
+import type { SshKey } from './contract';
 import { looksSupported } from './rules';
 import { SshKeysStore } from './store';
 
@@ -16,43 +16,39 @@ const key: SshKey = {
   created_at: '2026-01-01T00:00:00.000Z',
   expired: false,
 };
-const fail = (status: number, data?: unknown) => [
-  new RequestError({ status, message: 'x', url: '/', method: 'GET', data }),
-  undefined,
-];
-
-function client(overrides: Partial<Record<'get' | 'post' | 'put' | 'delete', ReturnType<typeof vi.fn>>>) {
-  return { get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn(), ...overrides } as unknown as RequestClient;
-}
+const KEYS = '/uiless/proxy/codeup/api/v3/user/keys';
 
 describe('SshKeysStore', () => {
   it('stops loading on success and calls the edition’s code-hosting path', async () => {
-    const get = vi.fn().mockResolvedValue([null, [key]]);
-    const store = new SshKeysStore(client({ get }));
+    const backend = fakeBackend({ [`GET ${KEYS}`]: ok([key]) });
+    const store = new SshKeysStore(backend.client);
     expect(store.loading).toBe(true);
     await store.load();
-    expect(store).toMatchObject({ loading: false, failed: false, keys: [key] });
-    expect(get.mock.calls[0][0]).toBe('/uiless/proxy/codeup/api/v3/user/keys');
+    expect(store).toMatchObject({ loading: false, loaded: true, failed: false, keys: [key] });
+    expect(backend.calls.map((c) => c.path)).toEqual([KEYS]);
   });
 
-  it('stops loading on failure and leaves the list empty', async () => {
-    const store = new SshKeysStore(client({ get: vi.fn().mockResolvedValue(fail(500)) }));
+  it('stops loading on failure and leaves the list empty; a 500 shows the central notice', async () => {
+    const backend = fakeBackend({ [`GET ${KEYS}`]: serviceError(500, 'SystemError', 'x', 'req-1') });
+    const store = new SshKeysStore(backend.client);
     await store.load();
     expect(store).toMatchObject({ loading: false, failed: true, keys: [] });
+    expect(backend.notices.map((n) => n.requestId)).toEqual(['req-1']);
   });
 
   it('adds, edits and deletes, passing the service’s explanation of a refusal', async () => {
-    const post = vi
-      .fn()
-      .mockResolvedValueOnce(fail(409, { code: 'SshKeyDuplicate', message: 'This public key has already been added.' }))
-      .mockResolvedValueOnce(fail(400, { code: 'Other', message: 'Explained by the service.' }))
-      .mockResolvedValueOnce([null, key]);
-    const put = vi.fn().mockResolvedValue([null, { ...key, name: 'renamed' }]);
-    const del = vi
-      .fn()
-      .mockResolvedValueOnce(fail(500))
-      .mockResolvedValueOnce([null, { success: true }]);
-    const store = new SshKeysStore(client({ post, put, delete: del }));
+    const posts = [
+      serviceError(409, 'SshKeyDuplicate', 'This public key has already been added.'),
+      serviceError(400, 'Other', 'Explained by the service.'),
+      ok(key),
+    ];
+    const deletes = [serviceError(500, 'SystemError'), ok({ success: true })];
+    const backend = fakeBackend({
+      [`POST ${KEYS}`]: () => posts.shift()!,
+      [`PUT ${KEYS}/:id`]: (call) => ok({ ...key, id: call.params.id, name: 'renamed' }),
+      [`DELETE ${KEYS}/:id`]: () => deletes.shift()!,
+    });
+    const store = new SshKeysStore(backend.client);
     const input = { name: 'laptop', key: key.key, scope: 'read_write' as const, expires_at: null };
     expect(await store.create(input)).toEqual({ ok: false, failure: { id: 'ssh-keys.error.duplicate' } });
     expect(await store.create(input)).toEqual({ ok: false, failure: { text: 'Explained by the service.' } });
@@ -61,12 +57,26 @@ describe('SshKeysStore', () => {
     expect(store.keys).toEqual([key]);
     await store.update('k1', { name: 'renamed', scope: 'read_write', expires_at: null });
     expect(store.keys[0].name).toBe('renamed');
-    // A server failure has no user-fixable explanation: the page uses its own 'deletion failed'.
+    // A server failure: the central notice says it (with its requestId); the page adds nothing.
     expect(await store.remove('k1')).toEqual({ ok: false, failure: undefined });
+    expect(backend.notices).toHaveLength(1);
     expect(store.keys).toHaveLength(1);
     expect(await store.remove('k1')).toEqual({ ok: true });
     expect(store.keys).toEqual([]);
     expect(store.saving).toBe(false);
+  });
+
+  it('falls back to the action’s own message when the service could not be reached', async () => {
+    const backend = fakeBackend({
+      [`PUT ${KEYS}/:id`]: () => {
+        throw new TypeError('network down');
+      },
+    });
+    const store = new SshKeysStore(backend.client);
+    expect(await store.update('k1', { name: 'x', scope: 'read_only', expires_at: null })).toEqual({
+      ok: false,
+      failure: { id: 'ssh-keys.message.updateFailed' },
+    });
   });
 });
 

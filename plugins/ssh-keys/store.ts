@@ -1,9 +1,13 @@
-import { makeAutoObservable, runInAction } from 'mobx';
+import { action, makeObservable, observable } from 'mobx';
 import type { RequestClient, RequestError } from '../../src/core/request';
-import { sshKeysApi, type SshKey, type SshKeyInput, type SshKeyUpdate } from './api';
+import { failureOf, type ActionResult } from '../../src/core/stores/failure';
+import { ResourceStore } from '../../src/core/stores/resource';
+import type { StoreFactory } from '../../src/core/stores/root';
+import { sshKeysApi } from './api';
+import type { SshKey, SshKeyCreateBody, SshKeyUpdateBody } from './contract';
 
 /** Service error codes the page explains in its own catalogue (the UI language may differ from the service's). */
-export const SSH_KEY_ERROR_MESSAGES: Record<string, string> = {
+export const SSH_KEY_ERROR_MESSAGES: Readonly<Record<string, string>> = {
   SshKeyInvalid: 'ssh-keys.error.invalid',
   SshKeyUnsupported: 'ssh-keys.form.keyUnsupported',
   SshKeyPrivate: 'ssh-keys.error.private',
@@ -16,78 +20,68 @@ export const SSH_KEY_ERROR_MESSAGES: Record<string, string> = {
   SshKeyExpiryPast: 'ssh-keys.error.expiryPast',
 };
 
-/** Why a save or delete failed: a message id of ours, or the service's text for other user-fixable refusals. */
-export type SshKeyFailure = { id: string } | { text: string };
+/** What the page shows when an action fails with nothing more specific to say. */
+const FALLBACK = {
+  create: 'ssh-keys.message.createFailed',
+  update: 'ssh-keys.message.updateFailed',
+  remove: 'ssh-keys.message.deleteFailed',
+} as const;
 
-/** Outcome of a save or delete: done, or what to show (none: the page's generic 'failed, please retry'). */
-export type SshKeyActionResult = { ok: true } | { ok: false; failure?: SshKeyFailure };
-
-function failureOf(error: RequestError): SshKeyFailure | undefined {
-  const data = (error.data ?? {}) as { code?: unknown; message?: unknown };
-  if (typeof data.code === 'string' && SSH_KEY_ERROR_MESSAGES[data.code])
-    return { id: SSH_KEY_ERROR_MESSAGES[data.code] };
-  if (error.status >= 400 && error.status < 500 && typeof data.message === 'string') return { text: data.message };
-  return undefined;
-}
+const failure = (fallbackId: string) => (error: RequestError) => failureOf(error, SSH_KEY_ERROR_MESSAGES, fallbackId);
 
 /** The user's SSH public keys and the actions on them. */
-export class SshKeysStore {
-  /** The list is being fetched; true until the first fetch settles (success or failure). */
-  loading = true;
+export class SshKeysStore extends ResourceStore {
   /** Keys, newest first; stays empty when the fetch fails. */
   keys: SshKey[] = [];
-  /** The last fetch failed; the page says so instead of an empty state. */
-  failed = false;
-  /** A create/edit/delete is in flight, so buttons cannot be pressed twice. */
-  saving = false;
-  private api: ReturnType<typeof sshKeysApi>;
+  private readonly api: ReturnType<typeof sshKeysApi>;
 
   constructor(client: RequestClient) {
+    // The list shows as loading until the first fetch settles.
+    super({ loading: true });
     this.api = sshKeysApi(client);
-    makeAutoObservable<SshKeysStore, 'api'>(this, { api: false });
+    makeObservable<SshKeysStore>(this, {
+      keys: observable,
+      load: action,
+      create: action,
+      update: action,
+      remove: action,
+    });
   }
 
   /** Fetches the list; loading stops on success and on failure. */
   async load(): Promise<void> {
-    this.loading = true;
-    const [error, keys] = await this.api.list();
-    runInAction(() => {
-      this.loading = false;
-      this.failed = !!error;
-      this.keys = error ? [] : keys;
-    });
+    await this.loadWith(
+      this.api.list(),
+      (keys) => (this.keys = keys),
+      () => (this.keys = []),
+    );
   }
 
   /** Adds a key, then shows it first in the list. */
-  async create(input: SshKeyInput): Promise<SshKeyActionResult> {
-    this.saving = true;
-    const [error, key] = await this.api.create(input);
-    runInAction(() => {
-      this.saving = false;
-      if (!error) this.keys = [key, ...this.keys];
+  create(input: SshKeyCreateBody): Promise<ActionResult> {
+    return this.saveWith(this.api.create(input), {
+      failure: failure(FALLBACK.create),
+      apply: (key) => (this.keys = [key, ...this.keys]),
     });
-    return error ? { ok: false, failure: failureOf(error) } : { ok: true };
   }
 
   /** Edits a key in place. */
-  async update(id: string, input: SshKeyUpdate): Promise<SshKeyActionResult> {
-    this.saving = true;
-    const [error, key] = await this.api.update(id, input);
-    runInAction(() => {
-      this.saving = false;
-      if (!error) this.keys = this.keys.map((k) => (k.id === id ? key : k));
+  update(id: string, input: SshKeyUpdateBody): Promise<ActionResult> {
+    return this.saveWith(this.api.update(id, input), {
+      failure: failure(FALLBACK.update),
+      apply: (key) => (this.keys = this.keys.map((k) => (k.id === id ? key : k))),
     });
-    return error ? { ok: false, failure: failureOf(error) } : { ok: true };
   }
 
   /** Deletes a key and drops it from the list. */
-  async remove(id: string): Promise<SshKeyActionResult> {
-    this.saving = true;
-    const [error] = await this.api.remove(id);
-    runInAction(() => {
-      this.saving = false;
-      if (!error) this.keys = this.keys.filter((k) => k.id !== id);
+  remove(id: string): Promise<ActionResult> {
+    return this.saveWith(this.api.remove(id), {
+      failure: failure(FALLBACK.remove),
+      apply: () => (this.keys = this.keys.filter((k) => k.id !== id)),
     });
-    return error ? { ok: false, failure: failureOf(error) } : { ok: true };
   }
 }
+
+/** Built when the section first asks for it (`useStore('sshKeys')`). */
+const createSshKeysStore: StoreFactory<SshKeysStore> = (core) => new SshKeysStore(core.client);
+export default createSshKeysStore;

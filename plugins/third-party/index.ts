@@ -1,5 +1,12 @@
 import { definePlugin } from '../../src/core/plugin';
-import { ThirdPartyStore } from './store';
+import type { ThirdPartyStore } from './store';
+
+declare module '../../src/core/stores/root' {
+  interface StoreMap {
+    /** Third-party bindings of the signed-in user. */
+    thirdParty: ThirdPartyStore;
+  }
+}
 
 export default definePlugin({
   id: 'third-party',
@@ -14,5 +21,7 @@ export default definePlugin({
     zh_CN: () => import(/* webpackChunkName: "messages-zh_CN" */ './messages/zh_CN.json'),
     en_US: () => import(/* webpackChunkName: "messages-en_US" */ './messages/en_US.json'),
   },
-  createStores: (root) => ({ thirdParty: new ThirdPartyStore(root.client) }),
+  stores: {
+    thirdParty: () => import(/* webpackChunkName: "plugin-third-party" */ './store'),
+  },
 });

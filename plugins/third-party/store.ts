@@ -1,20 +1,18 @@
-import { makeAutoObservable, runInAction } from 'mobx';
+import { action, computed, makeObservable, observable } from 'mobx';
+import { fetchMyIdentities, type Identity } from '../../src/core/identities';
 import type { RequestClient } from '../../src/core/request';
-import { thirdPartyApi, type Identity } from './api';
+import { ResourceStore } from '../../src/core/stores/resource';
+import type { StoreFactory } from '../../src/core/stores/root';
 
-/** The user's third-party bindings. */
-export class ThirdPartyStore {
-  /** True until the first fetch settles (success or failure). */
-  loading = true;
-  /** The fetch failed: the page shows 'the system is abnormal, please retry'. */
-  failed = false;
+/** The user's third-party bindings; `failed` makes the page say 'the system is abnormal, please retry'. */
+export class ThirdPartyStore extends ResourceStore {
   /** Bindings as answered (`results`); empty on failure. */
   identities: Identity[] = [];
-  private api: ReturnType<typeof thirdPartyApi>;
 
-  constructor(client: RequestClient) {
-    this.api = thirdPartyApi(client);
-    makeAutoObservable<ThirdPartyStore, 'api'>(this, { api: false });
+  constructor(private readonly client: RequestClient) {
+    // The page shows a skeleton until the first fetch settles.
+    super({ loading: true });
+    makeObservable<ThirdPartyStore>(this, { identities: observable, credentials: computed, load: action });
   }
 
   /** Bindings keyed by each item's credential, so an entry finds its account in one lookup. */
@@ -24,12 +22,14 @@ export class ThirdPartyStore {
 
   /** Fetches the bindings; loading stops on success and on failure. */
   async load(): Promise<void> {
-    this.loading = true;
-    const [error, result] = await this.api.identities();
-    runInAction(() => {
-      this.loading = false;
-      this.failed = !!error;
-      this.identities = error ? [] : result.results;
-    });
+    await this.loadWith(
+      fetchMyIdentities(this.client),
+      (answer) => (this.identities = answer.results),
+      () => (this.identities = []),
+    );
   }
 }
+
+/** Built when the section first asks for it (`useStore('thirdParty')`). */
+const createThirdPartyStore: StoreFactory<ThirdPartyStore> = (core) => new ThirdPartyStore(core.client);
+export default createThirdPartyStore;

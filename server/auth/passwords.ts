@@ -1,5 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 import { randomSecret } from './random';
+import { passwordRuleBreak } from '../../schemas/password-rule';
 
 /** argon2id cost parameters; production uses the ASVS floor, tests may inject cheaper ones. */
 export interface HashParams {
@@ -42,15 +43,15 @@ export class PasswordHasher {
   }
 }
 
-/** The special characters the password rule accepts (from the message catalogue). */
-export const PASSWORD_SPECIALS = '@#$%^&*';
+/** Error code of each part of the rule (the rule itself is shared with the web form). */
+const RULE_CODES = {
+  tooShort: 'PasswordTooShort',
+  characters: 'PasswordCharacters',
+  composition: 'PasswordComposition',
+} as const;
 
 /** Why a new password breaks the rule, or null when it is acceptable. */
-export function passwordRuleViolation(
-  pw: string,
-): 'PasswordTooShort' | 'PasswordCharacters' | 'PasswordComposition' | null {
-  if (pw.length < 8) return 'PasswordTooShort';
-  if (!/^[A-Za-z0-9@#$%^&*]+$/.test(pw)) return 'PasswordCharacters';
-  if (!/[A-Za-z]/.test(pw) || !/\d/.test(pw) || !/[@#$%^&*]/.test(pw)) return 'PasswordComposition';
-  return null;
+export function passwordRuleViolation(pw: string): (typeof RULE_CODES)[keyof typeof RULE_CODES] | null {
+  const broken = passwordRuleBreak(pw);
+  return broken ? RULE_CODES[broken] : null;
 }

@@ -89,29 +89,6 @@ export const SCOPE_CATALOGUE: readonly ScopeArea[] = [
   },
 ];
 
-/** A node of the tree served to the web app (`GET /users/ajax/v1/tokens:scopes`). */
-export interface ScopeNode {
-  scope_key: string;
-  scope_operate: ScopeOperate;
-  scope_desc: string;
-  sub_scopes: ScopeNode[];
-}
-
-/** The catalogue as the page's tree, described in the request's language. */
-export function scopeTree(locale: ServerLocale): ScopeNode[] {
-  return SCOPE_CATALOGUE.map((area) => ({
-    scope_key: area.key,
-    scope_operate: area.resources.some((r) => r.operate === 'read_write') ? 'read_write' : 'read',
-    scope_desc: area.desc[locale],
-    sub_scopes: area.resources.map((r) => ({
-      scope_key: r.key,
-      scope_operate: r.operate,
-      scope_desc: r.desc[locale],
-      sub_scopes: [],
-    })),
-  }));
-}
-
 const resourceIndex = new Map<string, { resource: ScopeResource; order: number }>();
 SCOPE_CATALOGUE.flatMap((a) => a.resources).forEach((resource, order) =>
   resourceIndex.set(resource.key, { resource, order }),

@@ -1,20 +1,18 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_HASH_PARAMS, tempDataDir } from '../../tests/kit/server';
 import { runAdmin } from './admin';
 import { migrateToLatest, openDatabase } from '../db/index';
 import { LoginLockout } from '../auth/lockout';
 import { systemClock } from '../clock';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'account-cli-'));
+const dir = tempDataDir('account-cli-');
 const env = { DATA_DIR: dir };
-const cheap = { memoryCost: 64, timeCost: 1, parallelism: 1 };
 
 async function run(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runAdmin(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) }, cheap);
+  const code = await runAdmin(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) }, TEST_HASH_PARAMS);
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 

@@ -1,204 +1,237 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db/index';
 import { systemClock } from '../clock';
 import { DEFAULT_HASH_PARAMS, PasswordHasher, passwordRuleViolation, type HashParams } from '../auth/passwords';
 import { LoginLockout } from '../auth/lockout';
 import { AccountError, createOrg, createUser, installApp, listUsers } from '../services/accounts';
+import { bindIdentity, unbindIdentity } from '../services/identities';
 import { translate } from '../i18n/index';
-import {
-  bindIdentity,
-  IDENTITY_PROVIDERS,
-  unbindIdentity,
-  type IdentityProvider,
-} from '../../plugins/third-party/server/service';
+import { discoverServerPlugins } from '../plugin-loader';
+import type { ServerPlugin } from '../plugin';
+import type { CliCommand, CliIo } from './command';
+import { IDENTITY_PROVIDERS, type IdentityProvider } from '../../schemas/identities';
 
-/** Usage text printed by `help` and on mistakes. */
-export const USAGE = `Usage: npm run admin -- <command> [options]
+export type { CliCommand, CliIo } from './command';
 
-  create-user --username U --password P [--email E] [--name N] [--org NAME] [--must-change-password]
-  create-org --name NAME
-  install-app --org NAME --app APP          (APP: codeup, packages, lingma, …)
-  unlock-user --username U                  (clears the sign-in lock of that name)
-  list-users [--json]
-  bind-identity --username U --provider dingtalk|feishu|api --open-id X
-  bind-idp --username U --name N [--open-id X]     (identity source binding; open id defaults to U)
-  unbind-identity --username U --provider dingtalk|feishu|api|idp [--name N]
+const USAGE_HEAD = 'Usage: npm run admin -- <command> [options]';
+const USAGE_TAIL = 'The database is the one the service uses: DATA_DIR (default ./data) or DATABASE_URL.';
 
-The database is the one the service uses: DATA_DIR (default ./data) or DATABASE_URL.`;
+/** The core's commands; slices add theirs through `defineServerPlugin({ cli })`. */
+export const CORE_COMMANDS: readonly CliCommand[] = [
+  {
+    name: 'create-user',
+    usage: 'create-user --username U --password P [--email E] [--name N] [--org NAME] [--must-change-password]',
+    options: {
+      username: { type: 'string' },
+      password: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      org: { type: 'string' },
+      'must-change-password': { type: 'boolean' },
+    },
+    async run({ values, need, deps, io }) {
+      const args = need('username', 'password');
+      if (!args) return 2;
+      const violation = passwordRuleViolation(args[1]);
+      if (violation) {
+        io.err(`create-user: ${translate('en_US', violation)}`);
+        return 1;
+      }
+      const u = await createUser(deps, {
+        username: args[0],
+        password: args[1],
+        email: values.email as string | undefined,
+        name: values.name as string | undefined,
+        org: values.org as string | undefined,
+        mustChangePassword: values['must-change-password'] === true,
+      });
+      io.out(
+        `created user ${u.username} (${u.id})${values.org ? ` in ${values.org}` : ''}${u.must_change_password ? ', must change password at first sign-in' : ''}`,
+      );
+      return 0;
+    },
+  },
+  {
+    name: 'create-org',
+    usage: 'create-org --name NAME',
+    options: { name: { type: 'string' } },
+    async run({ need, deps, io }) {
+      const args = need('name');
+      if (!args) return 2;
+      const o = await createOrg(deps, args[0]);
+      io.out(`created organisation ${o.name} (${o.id})`);
+      return 0;
+    },
+  },
+  {
+    name: 'install-app',
+    usage: 'install-app --org NAME --app APP          (APP: codeup, packages, lingma, …)',
+    options: { org: { type: 'string' }, app: { type: 'string' } },
+    async run({ need, deps, io }) {
+      const args = need('org', 'app');
+      if (!args) return 2;
+      const r = await installApp(deps, args[0], args[1]);
+      io.out(`app ${r.appKey} (${r.appId}) is installed in ${args[0]}`);
+      return 0;
+    },
+  },
+  {
+    name: 'unlock-user',
+    usage: 'unlock-user --username U                  (clears the sign-in lock of that name)',
+    options: { username: { type: 'string' } },
+    async run({ need, deps, io }) {
+      const args = need('username');
+      if (!args) return 2;
+      const had = await new LoginLockout(deps.db, deps.clock).unlock(args[0]);
+      io.out(had ? `unlocked ${args[0]}` : `${args[0]} had no failed sign-ins; nothing to unlock`);
+      return 0;
+    },
+  },
+  {
+    name: 'list-users',
+    usage: 'list-users [--json]',
+    options: { json: { type: 'boolean' } },
+    async run({ values, deps, io }) {
+      const users = await listUsers(deps.db);
+      if (values.json) {
+        io.out(JSON.stringify(users, null, 2));
+      } else if (!users.length) {
+        io.out('no users yet');
+      } else {
+        for (const u of users) {
+          const flags = u.must_change_password ? ' [must change password]' : '';
+          io.out(
+            `${u.username}\t${u.email ?? '-'}\t${u.orgs.join(', ') || '-'}\t${new Date(u.created_at).toISOString()}${flags}`,
+          );
+        }
+      }
+      return 0;
+    },
+  },
+  {
+    name: 'bind-identity',
+    usage: 'bind-identity --username U --provider dingtalk|feishu|api --open-id X',
+    options: { username: { type: 'string' }, provider: { type: 'string' }, 'open-id': { type: 'string' } },
+    async run({ need, deps, io }) {
+      const args = need('username', 'provider', 'open-id');
+      if (!args) return 2;
+      if (args[1] === 'idp' || !IDENTITY_PROVIDERS.includes(args[1] as IdentityProvider)) {
+        io.err(`bind-identity: --provider must be dingtalk, feishu or api (use bind-idp for identity sources)`);
+        return 2;
+      }
+      const b = await bindIdentity(deps, {
+        username: args[0],
+        provider: args[1] as IdentityProvider,
+        openId: args[2],
+      });
+      io.out(`bound ${args[0]} to ${b.name} account ${b.open_id}`);
+      return 0;
+    },
+  },
+  {
+    name: 'bind-idp',
+    usage: 'bind-idp --username U --name N [--open-id X]     (identity source binding; open id defaults to U)',
+    options: { username: { type: 'string' }, name: { type: 'string' }, 'open-id': { type: 'string' } },
+    async run({ values, need, deps, io }) {
+      const args = need('username', 'name');
+      if (!args) return 2;
+      const b = await bindIdentity(deps, {
+        username: args[0],
+        provider: 'idp',
+        name: args[1],
+        openId: values['open-id'] as string | undefined,
+      });
+      io.out(`bound ${args[0]} to identity source ${b.name} as ${b.open_id}`);
+      return 0;
+    },
+  },
+  {
+    name: 'unbind-identity',
+    usage: 'unbind-identity --username U --provider dingtalk|feishu|api|idp [--name N]',
+    options: { username: { type: 'string' }, provider: { type: 'string' }, name: { type: 'string' } },
+    async run({ values, need, deps, io }) {
+      const args = need('username', 'provider');
+      if (!args) return 2;
+      if (!IDENTITY_PROVIDERS.includes(args[1] as IdentityProvider)) {
+        io.err(`unbind-identity: --provider must be one of ${IDENTITY_PROVIDERS.join(', ')}`);
+        return 2;
+      }
+      const n = await unbindIdentity(deps, args[0], args[1] as IdentityProvider, values.name as string | undefined);
+      io.out(n ? `removed ${n} binding(s) of ${args[0]}` : `${args[0]} had no such binding; nothing removed`);
+      return 0;
+    },
+  },
+];
 
-/** Where CLI output goes, so tests can capture it. */
-export interface CliIo {
-  out(line: string): void;
-  err(line: string): void;
+/** The usage text for a command list: one indented line per command, then where the database is. */
+export function usageText(commands: readonly CliCommand[]): string {
+  const lines = commands.flatMap((c) => c.usage.split('\n').map((l) => `  ${l}`));
+  return `${USAGE_HEAD}\n\n${lines.join('\n')}\n\n${USAGE_TAIL}`;
 }
 
-/** Runs one admin command; returns the process exit code (0 ok, 1 refused, 2 usage). */
+/** Usage text of the core commands (what `help` prints when no slice contributes a command). */
+export const USAGE = usageText(CORE_COMMANDS);
+
+/**
+ * Runs one admin command; returns the process exit code (0 ok, 1 refused, 2 usage). Commands are the
+ * core's plus those the server slices contribute (`plugins`, default: every discovered slice — the same
+ * discovery the service uses, so this file imports no plugin).
+ */
 export async function runAdmin(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
   io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) },
   hashParams: HashParams = DEFAULT_HASH_PARAMS,
+  plugins?: readonly ServerPlugin[],
 ): Promise<number> {
+  const slices = plugins ?? (await discoverServerPlugins());
+  const commands = [...CORE_COMMANDS];
+  for (const p of slices) {
+    for (const c of p.cli ?? []) {
+      if (commands.some((k) => k.name === c.name))
+        throw new Error(`admin command "${c.name}" of plugin "${p.id}" is already defined`);
+      commands.push(c);
+    }
+  }
+  const usage = usageText(commands);
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help' || command === '-h') {
-    io.out(USAGE);
+    io.out(usage);
     return command ? 0 : 2;
   }
+  // One option table for all commands (as before the split): an option another command knows is accepted.
+  const options: NonNullable<ParseArgsConfig['options']> = {};
+  for (const c of commands) Object.assign(options, c.options);
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({
-      args: rest,
-      strict: true,
-      options: {
-        username: { type: 'string' },
-        password: { type: 'string' },
-        email: { type: 'string' },
-        name: { type: 'string' },
-        org: { type: 'string' },
-        app: { type: 'string' },
-        'must-change-password': { type: 'boolean' },
-        json: { type: 'boolean' },
-        provider: { type: 'string' },
-        'open-id': { type: 'string' },
-      },
-    }));
+    ({ values } = parseArgs({ args: rest, strict: true, options }) as {
+      values: Record<string, string | boolean | undefined>;
+    });
   } catch (e) {
-    io.err(`${(e as Error).message}\n\n${USAGE}`);
+    io.err(`${(e as Error).message}\n\n${usage}`);
     return 2;
   }
   const need = (...names: string[]): string[] | null => {
     const missing = names.filter((n) => typeof values[n] !== 'string' || !values[n]);
     if (missing.length) {
-      io.err(`${command}: missing ${missing.map((m) => `--${m}`).join(', ')}\n\n${USAGE}`);
+      io.err(`${command}: missing ${missing.map((m) => `--${m}`).join(', ')}\n\n${usage}`);
       return null;
     }
     return names.map((n) => values[n] as string);
   };
-  const known = [
-    'create-user',
-    'create-org',
-    'install-app',
-    'unlock-user',
-    'list-users',
-    'bind-identity',
-    'bind-idp',
-    'unbind-identity',
-  ];
-  if (!known.includes(command)) {
-    io.err(`unknown command "${command}"\n\n${USAGE}`);
+  const chosen = commands.find((c) => c.name === command);
+  if (!chosen) {
+    io.err(`unknown command "${command}"\n\n${usage}`);
     return 2;
   }
 
   const config = loadConfig(env, (m) => io.err(`warning: ${m}`));
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database.db, undefined, slices);
     const deps = { db: database.db, clock: systemClock, hasher: new PasswordHasher(hashParams) };
-    switch (command) {
-      case 'create-user': {
-        const args = need('username', 'password');
-        if (!args) return 2;
-        const violation = passwordRuleViolation(args[1]);
-        if (violation) {
-          io.err(`create-user: ${translate('en_US', violation)}`);
-          return 1;
-        }
-        const u = await createUser(deps, {
-          username: args[0],
-          password: args[1],
-          email: values.email as string | undefined,
-          name: values.name as string | undefined,
-          org: values.org as string | undefined,
-          mustChangePassword: values['must-change-password'] === true,
-        });
-        io.out(
-          `created user ${u.username} (${u.id})${values.org ? ` in ${values.org}` : ''}${u.must_change_password ? ', must change password at first sign-in' : ''}`,
-        );
-        return 0;
-      }
-      case 'create-org': {
-        const args = need('name');
-        if (!args) return 2;
-        const o = await createOrg(deps, args[0]);
-        io.out(`created organisation ${o.name} (${o.id})`);
-        return 0;
-      }
-      case 'install-app': {
-        const args = need('org', 'app');
-        if (!args) return 2;
-        const r = await installApp(deps, args[0], args[1]);
-        io.out(`app ${r.appKey} (${r.appId}) is installed in ${args[0]}`);
-        return 0;
-      }
-      case 'unlock-user': {
-        const args = need('username');
-        if (!args) return 2;
-        const had = await new LoginLockout(database.db, systemClock).unlock(args[0]);
-        io.out(had ? `unlocked ${args[0]}` : `${args[0]} had no failed sign-ins; nothing to unlock`);
-        return 0;
-      }
-      case 'bind-identity': {
-        const args = need('username', 'provider', 'open-id');
-        if (!args) return 2;
-        if (args[1] === 'idp' || !IDENTITY_PROVIDERS.includes(args[1] as IdentityProvider)) {
-          io.err(`bind-identity: --provider must be dingtalk, feishu or api (use bind-idp for identity sources)`);
-          return 2;
-        }
-        const b = await bindIdentity(deps, {
-          username: args[0],
-          provider: args[1] as IdentityProvider,
-          openId: args[2],
-        });
-        io.out(`bound ${args[0]} to ${b.name} account ${b.open_id}`);
-        return 0;
-      }
-      case 'bind-idp': {
-        const args = need('username', 'name');
-        if (!args) return 2;
-        const b = await bindIdentity(deps, {
-          username: args[0],
-          provider: 'idp',
-          name: args[1],
-          openId: values['open-id'] as string | undefined,
-        });
-        io.out(`bound ${args[0]} to identity source ${b.name} as ${b.open_id}`);
-        return 0;
-      }
-      case 'unbind-identity': {
-        const args = need('username', 'provider');
-        if (!args) return 2;
-        if (!IDENTITY_PROVIDERS.includes(args[1] as IdentityProvider)) {
-          io.err(`unbind-identity: --provider must be one of ${IDENTITY_PROVIDERS.join(', ')}`);
-          return 2;
-        }
-        const n = await unbindIdentity(
-          database.db,
-          args[0],
-          args[1] as IdentityProvider,
-          values.name as string | undefined,
-        );
-        io.out(n ? `removed ${n} binding(s) of ${args[0]}` : `${args[0]} had no such binding; nothing removed`);
-        return 0;
-      }
-      case 'list-users': {
-        const users = await listUsers(database.db);
-        if (values.json) {
-          io.out(JSON.stringify(users, null, 2));
-        } else if (!users.length) {
-          io.out('no users yet');
-        } else {
-          for (const u of users) {
-            const flags = u.must_change_password ? ' [must change password]' : '';
-            io.out(
-              `${u.username}\t${u.email ?? '-'}\t${u.orgs.join(', ') || '-'}\t${new Date(u.created_at).toISOString()}${flags}`,
-            );
-          }
-        }
-        return 0;
-      }
-    }
-    return 2;
+    return await chosen.run({ values, need, deps, io });
   } catch (e) {
     if (e instanceof AccountError) {
       io.err(`${command}: ${e.message}`);

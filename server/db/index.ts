@@ -4,10 +4,11 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import type { DB } from './schema';
+import type { ServerPlugin } from '../plugin';
+import { discoverServerPlugins } from '../plugin-loader';
 import * as m001 from './migrations/001-initial';
 import * as m002 from './migrations/002-usage-logs';
-import * as m010 from './migrations/010-profile';
-import * as m030 from './migrations/030-credentials';
+import * as m032 from './migrations/032-identities';
 
 /** Which engine a database runs on; a few statements differ (e.g. nothing yet, but callers may ask). */
 export type DialectName = 'sqlite' | 'postgres';
@@ -37,13 +38,35 @@ export interface DatabaseOptions {
   sqliteFile?: string;
 }
 
-/** The versioned migrations, in order; the same list runs on both dialects. */
-export const migrations: Record<string, Migration> = {
+/**
+ * The core's versioned migrations; the same list runs on both dialects. Slices bring their own
+ * (`defineServerPlugin({ migrations })`) and `allMigrations` orders them together by name. Names already
+ * recorded in existing databases never change: `010-profile` now lives in the profile slice and
+ * `030-credentials` in ssh-keys (it creates only `ssh_keys` on a new database; older databases ran the
+ * original, which also made `packages_credentials` and `identities`, hence `IF NOT EXISTS` in
+ * `031-packages-credential` and `032-identities`). `personal_access_tokens` stays in `001-initial`
+ * although the access-tokens slice owns the table: moving it would rewrite a recorded migration.
+ */
+export const coreMigrations: Record<string, Migration> = {
   '001-initial': m001,
   '002-usage-logs': m002,
-  '010-profile': m010,
-  '030-credentials': m030,
+  '032-identities': m032,
 };
+
+/** Core and slice migrations in one name-ordered map; a name used twice is refused (Kysely keys by name). */
+export function allMigrations(plugins: readonly ServerPlugin[]): Record<string, Migration> {
+  const owner = new Map<string, string>(Object.keys(coreMigrations).map((n) => [n, 'the core']));
+  const merged: Record<string, Migration> = { ...coreMigrations };
+  for (const p of plugins) {
+    for (const [name, m] of Object.entries(p.migrations ?? {})) {
+      const other = owner.get(name);
+      if (other) throw new Error(`migration "${name}" of plugin "${p.id}" is already defined by ${other}`);
+      owner.set(name, `plugin "${p.id}"`);
+      merged[name] = m;
+    }
+  }
+  return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
 
 /** Opens the configured database with the durability settings the service relies on. */
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
@@ -109,8 +132,16 @@ function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
   });
 }
 
-/** Brings the schema to the latest version; safe to run from several instances at once (Kysely locks). */
-export async function migrateToLatest(db: Kysely<DB>, pgSchema?: string): Promise<string[]> {
+/**
+ * Brings the schema to the latest version; safe to run from several instances at once (Kysely locks).
+ * Runs the core's and every discovered slice's migrations (not only the edition's, see plugin-loader).
+ */
+export async function migrateToLatest(
+  db: Kysely<DB>,
+  pgSchema?: string,
+  plugins?: readonly ServerPlugin[],
+): Promise<string[]> {
+  const migrations = allMigrations(plugins ?? (await discoverServerPlugins()));
   // With several schemas in one database, Kysely must look for its bookkeeping tables in ours only.
   const migrator = new Migrator({
     db,

@@ -84,84 +84,12 @@ export interface PreferencesTable {
   value: string;
 }
 
-/** Personal access tokens; only the SHA-256 digest of the secret is stored. */
-export interface PersonalAccessTokensTable {
-  id: string;
-  user_id: string;
-  name: string;
-  description: string;
-  token_digest: string;
-  /** JSON array of scope keys. */
-  scopes: string;
-  created_at: number;
-  expires_at: number | null;
-  last_used_at: number | null;
-}
-
 /** One usage or performance log entry from the web app, stored as posted (already capped by the client). */
 export interface UsageLogsTable {
   id: string;
   user_id: string | null;
   received_at: number;
   entry: string;
-}
-
-/** E-mail activation tokens; only the SHA-256 of the token is stored, bound to one user and one address. */
-export interface EmailTokensTable {
-  token_hash: string;
-  user_id: string;
-  email: string;
-  created_at: number;
-  expires_at: number;
-  /** Set when the token is spent; a spent token is refused. */
-  used_at: number | null;
-}
-
-/** When a user was last sent an activation mail; the atomic update on it is the resend throttle. */
-export interface EmailSendThrottleTable {
-  user_id: string;
-  last_sent_at: number;
-}
-
-/** Avatar files the service stored (DATA_DIR/avatars/<name>) and who uploaded them (the owner check). */
-export interface AvatarUploadsTable {
-  name: string;
-  user_id: string;
-  content_type: string;
-  created_at: number;
-}
-
-/** SSH public keys for code hosting; the fingerprint is unique across all users. */
-export interface SshKeysTable {
-  id: string;
-  user_id: string;
-  name: string;
-  /** ssh-rsa or ssh-ed25519. */
-  key_type: string;
-  /** Normalised `type base64 [comment]`, one line. */
-  public_key: string;
-  /** `SHA256:` + unpadded base64, as `ssh-keygen -lf` prints it. */
-  fingerprint: string;
-  /** read_only (clone/pull) or read_write (also push). */
-  scope: string;
-  /** Epoch ms after which the key is refused; null = never expires. */
-  expires_at: number | null;
-  last_used_at: number | null;
-  created_at: number;
-}
-
-/** Artifact-repository credential of a user; only password digests are stored. */
-export interface PackagesCredentialsTable {
-  user_id: string;
-  username: string;
-  /** argon2id of the current password; null until first set. */
-  password_hash: string | null;
-  /** The password before the last reset, still valid until `effective_at`. */
-  previous_password_hash: string | null;
-  /** Epoch ms from which `password_hash` is accepted (reset + 10 s). */
-  effective_at: number | null;
-  created_at: number;
-  updated_at: number;
 }
 
 /** A user's binding to an external account: DingTalk, Feishu, API synchronisation or an identity provider. */
@@ -179,7 +107,10 @@ export interface IdentitiesTable {
   created_at: number;
 }
 
-/** The whole database as Kysely sees it. */
+/**
+ * The core's tables as Kysely sees them; an interface so each slice adds its own tables with
+ * `declare module` (see `plugins/<id>/server/tables.ts`).
+ */
 export interface DB {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -190,12 +121,6 @@ export interface DB {
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
   preferences: PreferencesTable;
-  personal_access_tokens: PersonalAccessTokensTable;
   usage_logs: UsageLogsTable;
-  ssh_keys: SshKeysTable;
-  packages_credentials: PackagesCredentialsTable;
   identities: IdentitiesTable;
-  email_tokens: EmailTokensTable;
-  email_send_throttle: EmailSendThrottleTable;
-  avatar_uploads: AvatarUploadsTable;
 }

@@ -1,14 +1,8 @@
 import crypto from 'node:crypto';
+import type { PageConfig } from '../../schemas/page-config';
 
-/** The configuration the web app reads at boot from `<script id="page-config">`. */
-export interface PageConfig {
-  appId: string;
-  orgId: string;
-  env: string;
-  host: string;
-  organizationId: string;
-  csrfToken?: string;
-}
+/** The page configuration's one definition is the wire schema, shared with the web app. */
+export type { PageConfig } from '../../schemas/page-config';
 
 /** The placeholder rsbuild writes as the nonce of every script and style tag. */
 export const NONCE_PLACEHOLDER = 'CSP_NONCE_PLACEHOLDER';

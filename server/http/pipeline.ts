@@ -4,7 +4,7 @@ import { sendError } from '../errors';
 import { resolveLocale } from '../i18n/index';
 import { SESSION_COOKIE, type SessionStore } from '../auth/sessions';
 import { safeEqual } from '../auth/random';
-import { hasScope, TOKEN_PREFIX, verifyToken } from '../auth/tokens';
+import { hasScope, TOKEN_PREFIX } from '../auth/tokens';
 
 /** Path prefixes that are API (JSON) rather than pages or files; every route under them must declare `config.auth`. */
 export const API_PREFIXES = ['/users/ajax/', '/individual/', '/uiless/', '/oapi/', '/objects/', '/api/ajax/'];
@@ -87,8 +87,8 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
       if (tokenInQuery(req)) return sendError(req, reply, 401, 'TokenInQuery');
       const token = presentedToken(req);
       if (!token) return sendError(req, reply.header('www-authenticate', 'Bearer'), 401, 'TokenInvalid');
-      const result = await verifyToken(ctx.db, ctx.clock, token);
-      if (!result.ok) return sendError(req, reply.header('www-authenticate', 'Bearer'), 401, 'TokenInvalid');
+      const result = ctx.tokenAuth ? await ctx.tokenAuth.verify(token) : null;
+      if (!result?.ok) return sendError(req, reply.header('www-authenticate', 'Bearer'), 401, 'TokenInvalid');
       if (config.scope && !hasScope(result.scopes, config.scope)) {
         return sendError(req, reply, 403, 'InsufficientScope', { scope: config.scope });
       }

@@ -1,12 +1,57 @@
-import { en_US, type MessageCode } from './en_US';
+import { en_US, type CoreCode } from './en_US';
 import { zh_CN } from './zh_CN';
+import { LOCALE_COOKIE } from '../../schemas/locale';
 
-export type { MessageCode } from './en_US';
+export type { CoreCode } from './en_US';
 
 /** The two languages the service answers in. */
 export type ServerLocale = 'zh_CN' | 'en_US';
 
-const catalogues: Record<ServerLocale, Record<MessageCode, string>> = { zh_CN, en_US };
+/**
+ * Error codes contributed by plugin server slices, keyed by plugin id. Each `plugins/<id>/server/messages.ts`
+ * augments this interface (`declare module`) with `'<id>': <its codes>`, so `AppError` stays type-checked
+ * without the core importing any plugin.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface PluginMessageCodes {}
+
+/** An error code the service can answer with: the core's or one of a slice's. */
+export type MessageCode = CoreCode | PluginMessageCodes[keyof PluginMessageCodes];
+
+/** A slice's catalogue: the same codes in both languages (the type of `zh_CN` follows `en_US`). */
+export interface ServerMessages<K extends string> {
+  en_US: Record<K, string>;
+  zh_CN: Record<K, string>;
+}
+
+/** Declares a slice's catalogue; `zh_CN` must have exactly `en_US`'s codes or the slice does not compile. */
+export function defineServerMessages<K extends string>(messages: {
+  en_US: Record<K, string>;
+  zh_CN: NoInfer<Record<K, string>>;
+}): ServerMessages<K> {
+  return messages;
+}
+
+const core: Record<ServerLocale, Record<CoreCode, string>> = { zh_CN, en_US };
+/** Registered slice catalogues: code → texts, and which plugin owns each code. */
+const pluginTexts = new Map<string, { owner: string; zh_CN: string; en_US: string }>();
+
+/**
+ * Makes a slice's codes answerable. Called when the app or the CLI loads the slices (every discovered
+ * slice, whatever the edition); registering the same plugin again replaces its catalogue. A code
+ * defined by the core or by another plugin is refused, so one code always means one text.
+ */
+export function registerMessages(pluginId: string, messages: ServerMessages<string>): void {
+  for (const [code, text] of pluginTexts) if (text.owner === pluginId) pluginTexts.delete(code);
+  for (const code of Object.keys(messages.en_US)) {
+    if (Object.hasOwn(en_US, code)) throw new Error(`plugin "${pluginId}": error code ${code} is a core code`);
+    const other = pluginTexts.get(code);
+    if (other) throw new Error(`plugin "${pluginId}": error code ${code} is already defined by "${other.owner}"`);
+    const zh = messages.zh_CN[code];
+    if (!zh) throw new Error(`plugin "${pluginId}": error code ${code} has no zh_CN text`);
+    pluginTexts.set(code, { owner: pluginId, zh_CN: zh, en_US: messages.en_US[code] });
+  }
+}
 
 /** Maps any language tag to a supported locale: zh and zh-TW count as zh_CN, anything else en_US. */
 export function normalizeLocale(tag: string | undefined): ServerLocale | undefined {
@@ -22,7 +67,7 @@ export function resolveLocale(
   acceptLanguage: string | undefined,
   fallback: ServerLocale,
 ): ServerLocale {
-  const fromCookie = normalizeLocale(cookies.ak_user_locale ?? cookies.teambition_lang ?? cookies.aliyun_lang);
+  const fromCookie = normalizeLocale(cookies[LOCALE_COOKIE] ?? cookies.teambition_lang ?? cookies.aliyun_lang);
   if (fromCookie) return fromCookie;
   const first = acceptLanguage
     ?.split(',')
@@ -42,11 +87,13 @@ export function translate(
   code: MessageCode,
   params: Record<string, string | number> = {},
 ): string {
-  const template = catalogues[locale][code] ?? en_US[code];
+  const template = Object.hasOwn(en_US, code)
+    ? (core[locale][code as CoreCode] ?? en_US[code as CoreCode])
+    : (pluginTexts.get(code)?.[locale] ?? code);
   return template.replace(/\{(\w+)\}/g, (_, k: string) => (k in params ? String(params[k]) : `{${k}}`));
 }
 
 /** True when a string is a known error code (used to map thrown errors). */
 export function isMessageCode(code: string): code is MessageCode {
-  return Object.hasOwn(en_US, code);
+  return Object.hasOwn(en_US, code) || pluginTexts.has(code);
 }

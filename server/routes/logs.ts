@@ -1,15 +1,12 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { newId } from '../auth/random';
 import { errorResponses } from '../errors';
+import { storeUsageLogs } from '../services/usage-logs';
 
 /** Most entries one post may carry (the web collector batches at most 200). */
 export const MAX_LOG_ENTRIES = 200;
-/** Largest stored entry, in characters of JSON; longer ones are cut (the client caps fields already). */
-export const MAX_LOG_ENTRY_CHARS = 120_000;
 
 /** Log collection for the web app's usage and performance tracker. */
 export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const ctx = app.ctx;
   app.post(
     '/api/logs',
     {
@@ -27,19 +24,7 @@ export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const now = ctx.clock.now().getTime();
-      const userId = req.session?.user.id ?? null;
-      await ctx.db
-        .insertInto('usage_logs')
-        .values(
-          req.body.map((entry) => ({
-            id: newId(),
-            user_id: userId,
-            received_at: now,
-            entry: JSON.stringify(entry).slice(0, MAX_LOG_ENTRY_CHARS),
-          })),
-        )
-        .execute();
+      await storeUsageLogs(app.ctx, req.session?.user.id ?? null, req.body);
       return reply.code(204).send(null);
     },
   );

@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../errors';
 import { catalogueScope, isCatalogueGrant } from '../auth/token-scopes';
+import { memberOrganizations } from '../services/accounts';
 
 /** Scope the open API needs to read the token owner (resource `base:user` of the catalogue, read-only). */
 export const SCOPE_USER_READ = catalogueScope('base:user:read');
@@ -76,15 +77,6 @@ export const oapiRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (req) => {
-      const rows = await app.ctx.db
-        .selectFrom('organizations')
-        .innerJoin('memberships', 'memberships.org_id', 'organizations.id')
-        .select(['organizations.id', 'organizations.name'])
-        .where('memberships.user_id', '=', req.token!.user.id)
-        .orderBy('organizations.name_lower')
-        .execute();
-      return { organizations: rows };
-    },
+    async (req) => ({ organizations: await memberOrganizations(app.ctx, req.token!.user.id) }),
   );
 };

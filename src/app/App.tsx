@@ -4,10 +4,12 @@ import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { IntlProvider } from 'react-intl';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { Authorized } from '../core/access';
+import { AccessContext } from '../core/access';
 import { edition } from '../core/edition';
+import { localeTag } from '../core/i18n/locale';
 import type { MessageCatalogue, PluginRoute, Registry } from '../core/plugin';
 import { StoresProvider, type RootStore } from '../core/stores/root';
+import { RouteGuard } from '../shell/RouteGuard';
 import { ErrorBoundary } from '../shell/errors/ErrorBoundary';
 
 const SettingsShell = lazy(() => import(/* webpackChunkName: "shell-settings" */ '../shell/SettingsShell'));
@@ -94,12 +96,12 @@ export interface AppProps {
   nonce?: string;
 }
 
-/** A plugin route as an element: lazy page, permission check, and the product frame unless `bare`. */
+/** A plugin route as an element: lazy page, its `auth` check, and the product frame unless `bare`. */
 function routeElement(route: PluginRoute, Page: ComponentType) {
   const page = (
-    <Authorized auth={route.auth}>
+    <RouteGuard auth={route.auth}>
       <Page />
-    </Authorized>
+    </RouteGuard>
   );
   return route.frame === 'bare' ? page : <FramedPage>{page}</FramedPage>;
 }
@@ -116,13 +118,13 @@ export const App = observer(function App({ registry, stores, nonce }: AppProps) 
     // dayjs and its Chinese locale load on demand; pages that format dates load after the messages anyway.
     const dayjsLocale = locale === 'zh_CN' ? import(/* webpackChunkName: "dayjs-zh" */ 'dayjs/locale/zh-cn') : null;
     void Promise.all([import(/* webpackChunkName: "dayjs" */ 'dayjs'), dayjsLocale])
-      .then(([{ default: dayjs }]) => dayjs.locale(locale === 'zh_CN' ? 'zh-cn' : 'en'))
+      .then(([{ default: dayjs }]) => dayjs.locale(localeTag(locale, 'dayjs')))
       .catch(() => {});
     if (messages) {
       stores.client.configure({
         translate: (id) => messages[id] ?? id,
         // Without a locale cookie the service would fall back to the browser's language, not the edition's.
-        language: () => (locale === 'zh_CN' ? 'zh-CN' : 'en-US'),
+        language: () => localeTag(locale),
       });
     }
   }, [locale, messages, stores.client]);
@@ -132,7 +134,7 @@ export const App = observer(function App({ registry, stores, nonce }: AppProps) 
 
   if (!loaded) return failed ? <MessagesFailed /> : null;
   return (
-    <IntlProvider locale={loaded.locale === 'zh_CN' ? 'zh-CN' : 'en-US'} messages={messages} defaultLocale="zh-CN">
+    <IntlProvider locale={localeTag(loaded.locale)} messages={messages} defaultLocale={localeTag('zh_CN')}>
       <ConfigProvider
         locale={antdLocale}
         csp={nonce ? { nonce } : undefined}
@@ -152,24 +154,26 @@ export const App = observer(function App({ registry, stores, nonce }: AppProps) 
         }}
       >
         <StoresProvider value={stores}>
-          <ErrorBoundary variant="page" onError={(error) => stores.tracker.error(error)}>
-            <BrowserRouter>
-              <PageViews stores={stores} />
-              <Suspense fallback={null}>
-                <Routes>
-                  <Route path="/users/settings" element={<Navigate to="/users/settings/profile" replace />} />
-                  <Route path="/users/settings/:sidebarKey/*" element={<SettingsShell registry={registry} />} />
-                  <Route path="/users/switch" element={<Navigate to="/users/switch/organization" replace />} />
-                  <Route path="/users/errors" element={<UsersErrorsPage />} />
-                  <Route path="/login/errors" element={<LoginErrorsPage />} />
-                  {pages.map(([route, Page]) => (
-                    <Route key={route.path} path={route.path} element={routeElement(route, Page)} />
-                  ))}
-                  <Route path="*" element={<NotFoundPage />} />
-                </Routes>
-              </Suspense>
-            </BrowserRouter>
-          </ErrorBoundary>
+          <AccessContext.Provider value={session.access}>
+            <ErrorBoundary variant="page" onError={(error) => stores.tracker.error(error)}>
+              <BrowserRouter>
+                <PageViews stores={stores} />
+                <Suspense fallback={null}>
+                  <Routes>
+                    <Route path="/users/settings" element={<Navigate to="/users/settings/profile" replace />} />
+                    <Route path="/users/settings/:sidebarKey/*" element={<SettingsShell registry={registry} />} />
+                    <Route path="/users/switch" element={<Navigate to="/users/switch/organization" replace />} />
+                    <Route path="/users/errors" element={<UsersErrorsPage />} />
+                    <Route path="/login/errors" element={<LoginErrorsPage />} />
+                    {pages.map(([route, Page]) => (
+                      <Route key={route.path} path={route.path} element={routeElement(route, Page)} />
+                    ))}
+                    <Route path="*" element={<NotFoundPage />} />
+                  </Routes>
+                </Suspense>
+              </BrowserRouter>
+            </ErrorBoundary>
+          </AccessContext.Provider>
         </StoresProvider>
       </ConfigProvider>
     </IntlProvider>

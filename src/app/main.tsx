@@ -1,7 +1,7 @@
 import { editionPlugins } from '@edition-plugins';
 import { createRoot } from 'react-dom/client';
 import { edition } from '../core/edition';
-import { resolveLocale } from '../core/i18n/locale';
+import { localeTag, resolveLocale } from '../core/i18n/locale';
 import { readPageConfig } from '../core/page-config';
 import { createRegistry } from '../core/plugin';
 import { configureRequestClient } from '../core/request';
@@ -19,7 +19,7 @@ const client = configureRequestClient({
   },
 });
 const locale = resolveLocale(document.cookie, edition.locale.default);
-document.documentElement.lang = locale === 'zh_CN' ? 'zh-CN' : 'en';
-const stores = createRootStore(registry, client, locale, (session) => startAppTracking(session, client));
+document.documentElement.lang = localeTag(locale, 'html');
+const stores = createRootStore(registry.stores, client, locale, (session) => startAppTracking(session, client));
 const container = document.getElementById('container');
 if (container) createRoot(container).render(<App registry={registry} stores={stores} nonce={config.nonce} />);

@@ -1,23 +1,13 @@
+import type { PageConfig as ServedPageConfig } from '../../schemas/page-config';
+
 /** The id of the `<script type="application/json">` tag the service renders into every page. */
 export const PAGE_CONFIG_ELEMENT_ID = 'page-config';
 
 /** The environment assumed when the page does not name one. */
 export const DEFAULT_ENV = 'aliyun';
 
-/** Per-page settings the service hands to the app; everything the client needs before its first call. */
-export interface PageConfig {
-  /** Application id sent as `x-app-id` on `/uiless/` calls. */
-  appId: string;
-  /** Organisation id as the platform names it (`orgId`). */
-  orgId: string;
-  /** Deployment environment; 'aliyun' unless the page says otherwise. */
-  env: string;
-  /** Base URL of every call; empty means the page's own origin. */
-  host: string;
-  /** Current organisation, sent as `x-tenant-id`; falls back to `orgId`. */
-  organizationId: string;
-  /** Anti-CSRF token echoed as `X-CSRF-Token`; absent on pages without a session. */
-  csrfToken?: string;
+/** Per-page settings the service hands to the app (the wire shape), plus the nonce read from the tag itself. */
+export interface PageConfig extends ServedPageConfig {
   /** CSP nonce of the config script, reused for antd's injected styles. */
   nonce?: string;
 }

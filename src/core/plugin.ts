@@ -1,12 +1,12 @@
 import type { ComponentType } from 'react';
+import type { Permission } from './access/access';
 import type { Locale } from './edition';
-import type { RootStore } from './stores/root';
+import type { PluginStores, StoreLoader, StoreName } from './stores/root';
+
+export type { Permission } from './access/access';
 
 /** A lazily loaded page module, so each plugin's screens land in their own named chunk. */
 export type PageLoader = () => Promise<{ default: ComponentType }>;
-
-/** Who may see a section or page: a plain flag, or an application the organisation must have. */
-export type Permission = boolean | { app: string };
 
 /** An entry of the settings sidebar, shown under `/users/settings/:key`. */
 export interface SettingsSection {
@@ -17,7 +17,10 @@ export interface SettingsSection {
   /** Extra condition on top of the edition's menu rule; absent means open. */
   permission?: Permission;
   load: PageLoader;
-  /** Sub-paths under the section handled by the same page (e.g. `create`). */
+  /**
+   * Sub-paths under the section that its page handles itself (e.g. `create` for
+   * `/users/settings/personalAccessToken/create`); the shell sends any other sub-path back to the section.
+   */
   subPaths?: string[];
 }
 
@@ -25,7 +28,7 @@ export interface SettingsSection {
 export interface PluginRoute {
   path: string;
   load: PageLoader;
-  /** Permission names of which at least one must be true; empty or absent means open. */
+  /** Permission flags of which at least one must be granted (`session.access`); empty or absent means open. */
   auth?: string[];
   /** `app` (default) wraps the page in the product frame; `bare` shows it alone (sign-in, landing pages). */
   frame?: 'app' | 'bare';
@@ -54,9 +57,11 @@ export interface PluginDefinition {
   routes?: PluginRoute[];
   settingsSections?: SettingsSection[];
   messages: PluginMessages;
-  /** Builds this plugin's stores from the root store; their keys join the root store. */
-  createStores?: (root: RootStore) => Record<string, unknown>;
-  configSchema?: object;
+  /**
+   * The plugin's stores as lazy factories, `{ accessTokens: () => import('./store') }` (same chunk name as its
+   * pages), reached with `useStore('accessTokens')`; the names join `StoreMap` through `declare module`.
+   */
+  stores?: PluginStores;
 }
 
 /** Declares a plugin; identity at run time, a type check at compile time. */
@@ -74,19 +79,26 @@ export interface Registry {
   plugins: PluginDefinition[];
   sections: SettingsSection[];
   routes: PluginRoute[];
+  /** The store loaders of all plugins, by store name. */
+  stores: PluginStores;
   /** Messages of all plugins merged for one locale (loaded on first use, then cached). */
   loadMessages(locale: Locale): Promise<MessageCatalogue>;
   section(key: string): SettingsSection | undefined;
 }
 
-/** Indexes plugins, refusing duplicate ids, sidebar keys and route paths (message ids: `npm run check:messages`). */
+/** Indexes plugins, refusing duplicate ids, sidebar keys, route paths and store names (message ids: `npm run check:messages`). */
 export function createRegistry(plugins: PluginDefinition[]): Registry {
   const ids = new Set<string>();
   const keys = new Map<string, SettingsSection>();
   const paths = new Set<string>();
+  const stores: Partial<Record<StoreName, StoreLoader<unknown>>> = {};
   for (const p of plugins) {
     if (ids.has(p.id)) throw new RegistryError(`duplicate plugin id "${p.id}"`);
     ids.add(p.id);
+    for (const [name, load] of Object.entries(p.stores ?? {}) as Array<[StoreName, StoreLoader<unknown>]>) {
+      if (stores[name]) throw new RegistryError(`duplicate store "${name}" (plugin "${p.id}")`);
+      stores[name] = load;
+    }
     for (const s of p.settingsSections ?? []) {
       if (keys.has(s.key)) throw new RegistryError(`duplicate settings section key "${s.key}" (plugin "${p.id}")`);
       keys.set(s.key, s);
@@ -101,6 +113,7 @@ export function createRegistry(plugins: PluginDefinition[]): Registry {
     plugins,
     sections: [...keys.values()],
     routes: plugins.flatMap((p) => p.routes ?? []),
+    stores: stores as PluginStores,
     loadMessages(locale) {
       let m = cache.get(locale);
       if (!m) {

@@ -1,9 +1,9 @@
 /** Shared form rules; each returns a message id (or undefined when valid) so forms translate in their own locale. */
 
-/** Minimum password length. */
-export const PASSWORD_MIN_LENGTH = 8;
-/** The special characters a password must draw at least one from, and the only non-alphanumerics it may contain. */
-export const PASSWORD_SPECIAL_CHARS = '@#$%^&*';
+import { PASSWORD_CHINESE_RE, passwordRuleBreak, type PasswordRuleBreak } from '../../schemas/password-rule';
+
+/** The password rule's limits (one definition, shared with the service). */
+export { PASSWORD_MIN_LENGTH, PASSWORD_SPECIAL_CHARS } from '../../schemas/password-rule';
 /** Length of e-mailed verification codes. */
 export const VERIFICATION_CODE_LENGTH = 6;
 /** Keys the numeric input filter lets through besides digits: editing and navigation. */
@@ -20,11 +20,11 @@ export const NUMERIC_CONTROL_KEYS: readonly string[] = [
 /** A validation outcome: the message id of the first broken rule, or undefined. */
 export type ValidationResult = string | undefined;
 
-const CHINESE = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]/;
-const LETTER = /[A-Za-z]/;
-const DIGIT = /[0-9]/;
-const SPECIAL = /[@#$%^&*]/;
-const ALLOWED = /^[A-Za-z0-9@#$%^&*]+$/;
+const PASSWORD_MESSAGES: Record<PasswordRuleBreak, string> = {
+  tooShort: 'core.validation.passwordTooShort',
+  characters: 'core.validation.passwordInvalidChars',
+  composition: 'core.validation.passwordComposition',
+};
 // local@domain.tld: no spaces, one @, a dot in the domain, no leading/trailing dots in labels.
 const EMAIL =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
@@ -35,11 +35,9 @@ const CODE = new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`);
 export function validatePassword(password: string | null | undefined): ValidationResult {
   const pw = password ?? '';
   if (!pw) return 'core.validation.passwordRequired';
-  if (CHINESE.test(pw)) return 'core.validation.passwordChinese';
-  if (pw.length < PASSWORD_MIN_LENGTH) return 'core.validation.passwordTooShort';
-  if (!ALLOWED.test(pw)) return 'core.validation.passwordInvalidChars';
-  if (!LETTER.test(pw) || !DIGIT.test(pw) || !SPECIAL.test(pw)) return 'core.validation.passwordComposition';
-  return undefined;
+  if (PASSWORD_CHINESE_RE.test(pw)) return 'core.validation.passwordChinese';
+  const broken = passwordRuleBreak(pw);
+  return broken ? PASSWORD_MESSAGES[broken] : undefined;
 }
 
 /** The confirmation field must repeat the password exactly. */

@@ -23,10 +23,16 @@ export function permittedSections(registry: Registry, flags: Record<string, bool
     .filter((s): s is SettingsSection => !!s && isPermitted(s.permission, flags));
 }
 
+/** Whether the rest of the URL after `/users/settings/:key` is the section itself or one of its declared sub-paths. */
+export function acceptsSubPath(section: Pick<SettingsSection, 'subPaths'>, rest: string | undefined): boolean {
+  const sub = (rest ?? '').replace(/^\/+|\/+$/g, '');
+  return !sub || (section.subPaths ?? []).includes(sub);
+}
+
 /** Personal Settings: permitted sections in the sidebar, the chosen one on the right. */
 const SettingsShell = observer(function SettingsShell({ registry }: SettingsShellProps) {
   const { session } = useStores();
-  const { sidebarKey } = useParams();
+  const { sidebarKey, '*': rest } = useParams();
   const navigate = useNavigate();
   const location = useLocation();
   useEffect(() => {
@@ -57,6 +63,8 @@ const SettingsShell = observer(function SettingsShell({ registry }: SettingsShel
   if (!section || !Page) {
     return sections.length ? <Navigate to={`/users/settings/${sections[0].key}`} replace /> : null;
   }
+  // Only the sub-paths the section declares (e.g. `create`) reach its page; anything else goes back to the section.
+  if (!acceptsSubPath(section, rest)) return <Navigate to={`/users/settings/${section.key}`} replace />;
   const menu = (
     <nav aria-labelledby="settings-title">
       <Typography.Title id="settings-title" level={2} style={{ padding: '16px 24px 8px', margin: 0, fontSize: 20 }}>

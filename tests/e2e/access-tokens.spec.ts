@@ -38,6 +38,8 @@ test('create with two scopes and a 30-day preset, copy, use on the open API, del
   const save = page.getByTestId('token-save');
   await expect(save).toBeDisabled();
   await page.locator('#access-token-name').fill('e2e deploy token');
+  // A description is required (1 to 200 characters).
+  await page.locator('#access-token-description').fill('deploys the e2e build');
   await drawer.getByText(/^(30 天|30 days)$/).click();
   await expect(save).toBeDisabled();
   await drawer.getByRole('checkbox', { name: /base:user$/ }).check();

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, seedOrg, seedUser, startTestServer, type TestServer } from '../fixtures/server/harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Client, useTestServer } from '../kit/server';
 import { sha256 } from '../../server/auth/random';
-import { isWellFormedToken, TOKEN_PREFIX } from '../../server/auth/tokens';
+import { TOKEN_PREFIX } from '../../server/auth/tokens';
+import { isWellFormedToken } from '../../plugins/access-tokens/server/tokens';
 import { SCOPE_CATALOGUE } from '../../server/auth/token-scopes';
 import { expiresAtForPreset } from '../../plugins/access-tokens/expiry';
 
@@ -10,7 +11,16 @@ const TOKENS = '/users/ajax/v1/my/tokens';
 const LEGACY = '/users/ajax/v1/tokens';
 
 describe('personal access tokens (settings page calls)', () => {
-  let s: TestServer;
+  const s = useTestServer({
+    seed: {
+      orgs: { 'Token Org': ['codeup', 'packages'] },
+      users: {
+        alice: { password: 'Secret#123', org: 'Token Org' },
+        bob: { password: 'Secret#456', org: 'Token Org' },
+      },
+      signIn: ['alice', 'bob'],
+    },
+  });
   let alice: Client;
   let bob: Client;
   let aliceId: string;
@@ -19,30 +29,26 @@ describe('personal access tokens (settings page calls)', () => {
     new Client(s.url).req('GET', path, { headers: { 'x-yunxiao-token': token }, xhr: false });
   const inDays = (days: number) => new Date(s.clock.now().getTime() + days * DAY).toISOString();
   const create = (c: Client, body: Record<string, unknown>) =>
-    c.req('POST', TOKENS, { body: { expires_at: inDays(30), token_scopes: ['base:user:read'], ...body } });
+    c.req('POST', TOKENS, {
+      body: { description: 'for tests', expires_at: inDays(30), token_scopes: ['base:user:read'], ...body },
+    });
   const search = (c: Client, body: Record<string, unknown> = {}) => c.req('POST', `${TOKENS}:search`, { body });
   const row = (id: string) =>
     s.ctx.db.selectFrom('personal_access_tokens').selectAll().where('id', '=', id).executeTakeFirst();
 
   // Sessions idle out after 30 minutes: tests that move the clock sign in again.
   const signInAll = async () => {
-    alice = new Client(s.url);
-    bob = new Client(s.url);
-    expect((await alice.login('alice', 'Secret#123')).status).toBe(200);
-    expect((await bob.login('bob', 'Secret#456')).status).toBe(200);
+    ({ alice, bob } = await s.signIn());
   };
 
-  beforeAll(async () => {
-    s = await startTestServer();
-    await seedOrg(s.ctx, 'Token Org');
-    aliceId = (await seedUser(s.ctx, { username: 'alice', password: 'Secret#123', org: 'Token Org' })).id;
-    bobId = (await seedUser(s.ctx, { username: 'bob', password: 'Secret#456', org: 'Token Org' })).id;
-    await signInAll();
+  beforeAll(() => {
+    ({ alice, bob } = s.clients);
+    aliceId = s.users.alice.id;
+    bobId = s.users.bob.id;
   });
-  afterAll(() => s.close());
 
   it('lifecycle: value shown once, digest stored, used on the open API, edited, deleted and then refused', async () => {
-    const created = await create(alice, { name: 'ci', description: 'build server', created_at: inDays(-100) });
+    const created = await create(alice, { name: 'ci', description: 'build server' });
     expect(created.status).toBe(200);
     const t = created.json;
     expect(isWellFormedToken(t.token)).toBe(true);
@@ -52,7 +58,7 @@ describe('personal access tokens (settings page calls)', () => {
       token_scopes: ['base:user:read'],
       expired: false,
       last_used_at: null,
-      // The server clock decides the creation time, not the client's created_at.
+      // The server clock decides the creation time (a client's created_at is refused, see below).
       created_at: s.clock.now().toISOString(),
     });
 
@@ -149,6 +155,18 @@ describe('personal access tokens (settings page calls)', () => {
     await bad({ name: '   ' }, 'AccessTokenNameRequired');
     await bad({ name: 'x'.repeat(201) }, 'InvalidParameter');
     await bad({ name: 'ok', description: 'd'.repeat(201) }, 'InvalidParameter');
+    // A description is 1 to 200 characters: missing or empty breaks the contract, spaces alone are no description.
+    await bad({ name: 'ok', description: undefined }, 'InvalidParameter');
+    await bad({ name: 'ok', description: '' }, 'InvalidParameter');
+    const blank = await create(alice, { name: 'ok', description: '   ' });
+    expect(blank.status).toBe(400);
+    expect(Object.keys(blank.json).sort()).toEqual(['code', 'message', 'requestId', 'status']);
+    expect(blank.json).toMatchObject({ status: 400, code: 'AccessTokenDescriptionRequired' });
+    // The creation time is the server's: a client's created_at is a field the contract does not know.
+    const withCreatedAt = await create(alice, { name: 'ok', created_at: inDays(-100) });
+    expect(withCreatedAt.status).toBe(400);
+    expect(Object.keys(withCreatedAt.json).sort()).toEqual(['code', 'message', 'requestId', 'status']);
+    expect(withCreatedAt.json).toMatchObject({ status: 400, code: 'InvalidParameter' });
     await bad({ name: 'ok', expires_at: inDays(-1) }, 'AccessTokenExpiryInvalid');
     await bad({ name: 'ok', expires_at: s.clock.now().toISOString() }, 'AccessTokenExpiryInvalid');
     await bad({ name: 'ok', expires_at: 'tomorrow' }, 'InvalidParameter');
@@ -249,9 +267,7 @@ describe('personal access tokens (settings page calls)', () => {
   });
 
   it('pagination (default 20, remembered by the page) and include_expired (default true)', async () => {
-    const c = new Client(s.url);
-    await seedUser(s.ctx, { username: 'pager', password: 'Secret#789' });
-    await c.login('pager', 'Secret#789');
+    const { pager: c } = (await s.seed({ users: { pager: { password: 'Secret#789' } }, signIn: ['pager'] })).clients;
     for (let i = 0; i < 23; i++) {
       expect((await create(c, { name: `t${i}`, expires_at: inDays(i < 3 ? 1 : 90) })).status).toBe(200);
       s.clock.advance(1000);
@@ -309,11 +325,11 @@ describe('personal access tokens (settings page calls)', () => {
   });
 
   it('legacy calls, tokens:batch and tokens:permissions', async () => {
-    const c = new Client(s.url);
-    const legacyId = (await seedUser(s.ctx, { username: 'legacy', password: 'Secret#789' })).id;
-    await c.login('legacy', 'Secret#789');
+    const seeded = await s.seed({ users: { legacy: { password: 'Secret#789' } }, signIn: ['legacy'] });
+    const c = seeded.clients.legacy;
+    const legacyId = seeded.users.legacy.id;
     const created = await c.req('POST', LEGACY, {
-      body: { name: 'old screen', token_scopes: ['flow:pipeline:write'], expires_at: inDays(7) },
+      body: { name: 'old screen', description: 'v1', token_scopes: ['flow:pipeline:write'], expires_at: inDays(7) },
     });
     expect(created.status).toBe(200);
     expect(isWellFormedToken(created.json.token)).toBe(true);

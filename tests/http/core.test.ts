@@ -1,20 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, seedOrg, seedUser, startTestServer, type TestServer } from '../fixtures/server/harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Client, useTestServer } from '../kit/server';
 
 describe('shell endpoints: me, installed apps, organisation', () => {
-  let s: TestServer;
+  const s = useTestServer({
+    seed: {
+      orgs: { Acme: ['codeup', 'packages'], Other: ['lingma'] },
+      users: { alice: { password: 'Secret#123', org: 'Acme', email: 'alice@example.com' } },
+      signIn: ['alice'],
+    },
+  });
   let acme: string;
   let other: string;
   let c: Client;
-  beforeAll(async () => {
-    s = await startTestServer();
-    acme = await seedOrg(s.ctx, 'Acme', ['codeup', 'packages']);
-    other = await seedOrg(s.ctx, 'Other', ['lingma']);
-    await seedUser(s.ctx, { username: 'alice', password: 'Secret#123', org: 'Acme', email: 'alice@example.com' });
-    c = new Client(s.url);
-    await c.login('alice', 'Secret#123');
+  beforeAll(() => {
+    ({ Acme: acme, Other: other } = s.orgs);
+    c = s.clients.alice;
   });
-  afterAll(() => s.close());
 
   it('GET /individual/proxy/me returns the profile with its current organisation', async () => {
     const me = await c.req('GET', '/individual/proxy/me?with_email_info=true');

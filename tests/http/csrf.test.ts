@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, seedOrg, seedUser, startTestServer, type TestServer } from '../fixtures/server/harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Client, orgSeed, useTestServer } from '../kit/server';
 
 describe('CSRF and X-Requested-With', () => {
-  let s: TestServer;
+  const s = useTestServer({ seed: orgSeed('Acme', ['alice'], { signIn: true }) });
   let c: Client;
-  beforeAll(async () => {
-    s = await startTestServer();
-    await seedOrg(s.ctx, 'Acme');
-    await seedUser(s.ctx, { username: 'alice', password: 'Secret#123', org: 'Acme' });
-    c = new Client(s.url);
-    expect((await c.login('alice', 'Secret#123')).status).toBe(200);
+  beforeAll(() => {
+    c = s.clients.alice;
   });
-  afterAll(() => s.close());
 
   it('refuses sign-in without X-Requested-With', async () => {
     const a = await new Client(s.url).req('POST', '/users/ajax/login', {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, seedUser, startTestServer, type Answer, type TestServer } from '../fixtures/server/harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Client, useTestServer, type Answer } from '../kit/server';
 
 function expectShape(a: Answer, status: number, code: string) {
   expect(a.status).toBe(status);
@@ -11,15 +11,11 @@ function expectShape(a: Answer, status: number, code: string) {
 }
 
 describe('error shape on malformed input', () => {
-  let s: TestServer;
+  const s = useTestServer({ seed: { users: { alice: { password: 'Secret#123' } }, signIn: ['alice'] } });
   let c: Client;
-  beforeAll(async () => {
-    s = await startTestServer();
-    await seedUser(s.ctx, { username: 'alice', password: 'Secret#123' });
-    c = new Client(s.url);
-    await c.login('alice', 'Secret#123');
+  beforeAll(() => {
+    c = s.clients.alice;
   });
-  afterAll(() => s.close());
 
   it('malformed JSON → 400', async () => {
     expectShape(await c.req('POST', '/users/ajax/login', { raw: '{"username": "a",' }), 400, 'InvalidJson');

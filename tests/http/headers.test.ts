@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, seedOrg, seedUser, startTestServer, type TestServer } from '../fixtures/server/harness';
+import { describe, expect, it } from 'vitest';
+import { Client, orgSeed, useTestServer } from '../kit/server';
 import { renderIndexHtml } from '../../server/html/render';
 
 function expectSecurityHeaders(h: Headers) {
@@ -12,13 +12,7 @@ function expectSecurityHeaders(h: Headers) {
 }
 
 describe('security headers and the served web app', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer();
-    await seedOrg(s.ctx, 'Acme');
-    await seedUser(s.ctx, { username: 'alice', password: 'Secret#123', org: 'Acme' });
-  });
-  afterAll(() => s.close());
+  const s = useTestServer({ seed: orgSeed('Acme', ['alice']) });
 
   it('API answers carry the security headers and no-store', async () => {
     for (const p of ['/individual/proxy/me', '/users/ajax/users/alice/check', '/users/ajax/nothing']) {

@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, seedOrg, seedUser, startTestServer, type TestServer } from '../fixtures/server/harness';
-import { bindIdentity } from '../../plugins/third-party/server/service';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Client, orgSeed, useTestServer } from '../kit/server';
+import { bindIdentity } from '../../server/services/identities';
 
 const IDENTITIES = '/individual/proxy/my/identities';
 
 describe('third-party and identity-provider bindings', () => {
-  let s: TestServer;
+  const s = useTestServer({ seed: orgSeed('Acme', ['alice', 'bob'], { signIn: true }) });
   let alice: Client;
   let bob: Client;
 
-  beforeAll(async () => {
-    s = await startTestServer();
-    await seedOrg(s.ctx, 'Acme');
-    await seedUser(s.ctx, { username: 'alice', password: 'Secret#123', org: 'Acme' });
-    await seedUser(s.ctx, { username: 'bob', password: 'Secret#123', org: 'Acme' });
-    alice = new Client(s.url);
-    bob = new Client(s.url);
-    await alice.login('alice', 'Secret#123');
-    await bob.login('bob', 'Secret#123');
+  beforeAll(() => {
+    ({ alice, bob } = s.clients);
   });
-  afterAll(() => s.close());
 
   it('answers an empty list before anything is bound, and needs a session', async () => {
     expect((await alice.req('GET', IDENTITIES)).json).toEqual({ results: [] });

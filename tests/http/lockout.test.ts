@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Client, seedUser, startTestServer, withoutRequestId, type TestServer } from '../fixtures/server/harness';
+import { describe, expect, it, vi } from 'vitest';
+import { Client, useTestServer, withoutRequestId, type TestServer } from '../kit/server';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -8,13 +8,8 @@ async function attempt(s: TestServer, username: string, password: string) {
 }
 
 describe('sign-in lockout', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer();
-    for (const u of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank'])
-      await seedUser(s.ctx, { username: u, password: 'Secret#123' });
-  });
-  afterAll(() => s.close());
+  const users = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank'].map((u) => [u, { password: 'Secret#123' }] as const);
+  const s = useTestServer({ seed: { users: Object.fromEntries(users) } });
 
   it('answers unknown and existing names identically: 4 × incorrect, then locked (even with the right password)', async () => {
     const seen: Record<string, Array<[number, unknown]>> = { alice: [], ghost: [] };

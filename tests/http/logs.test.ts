@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, seedUser, startTestServer, type TestServer } from '../fixtures/server/harness';
-import { issueToken } from '../../server/auth/tokens';
+import { describe, expect, it } from 'vitest';
+import { Client, useTestServer } from '../kit/server';
+import { issueToken } from '../../plugins/access-tokens/server/tokens';
 import { SESSION_COOKIE } from '../../server/auth/sessions';
 import { SCOPE_USER_READ } from '../../server/routes/oapi';
 
 describe('logs', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer();
-  });
-  afterAll(() => s.close());
+  const s = useTestServer();
 
   it('never contain a password, token, code, CSRF token or session id, and carry the request id', async () => {
     const password = 'Secret#123Pw';
-    const user = await seedUser(s.ctx, { username: 'alice', password });
+    const user = (await s.seed({ users: { alice: { password } } })).users.alice;
     const { token } = await issueToken(s.ctx.db, s.clock, {
       userId: user.id,
       name: 't',

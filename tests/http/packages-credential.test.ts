@@ -1,28 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, seedOrg, seedUser, startTestServer, type TestServer } from '../fixtures/server/harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Client, useTestServer } from '../kit/server';
 import { PACKAGES_PASSWORD_DELAY_MS, verifyPackagesPassword } from '../../plugins/packages-credential/server/service';
 
 const INFO = '/uiless/proxy/package/api/external/users/userInfo';
 const RESET = '/uiless/proxy/package/api/external/users/user/password';
 
 describe('artifact-repository credential', () => {
-  let s: TestServer;
+  const s = useTestServer({
+    seed: {
+      orgs: { Acme: ['codeup', 'packages'], CodeOnly: ['codeup'] },
+      users: { alice: { password: 'Secret#123', org: 'Acme' }, carol: { password: 'Secret#123', org: 'CodeOnly' } },
+      signIn: ['alice', 'carol'],
+    },
+  });
   let alice: Client;
   let carol: Client;
   let codeOnlyOrg: string;
 
-  beforeAll(async () => {
-    s = await startTestServer();
-    await seedOrg(s.ctx, 'Acme', ['codeup', 'packages']);
-    codeOnlyOrg = await seedOrg(s.ctx, 'CodeOnly', ['codeup']);
-    await seedUser(s.ctx, { username: 'alice', password: 'Secret#123', org: 'Acme' });
-    await seedUser(s.ctx, { username: 'carol', password: 'Secret#123', org: 'CodeOnly' });
-    alice = new Client(s.url);
-    carol = new Client(s.url);
-    await alice.login('alice', 'Secret#123');
-    await carol.login('carol', 'Secret#123');
+  beforeAll(() => {
+    ({ alice, carol } = s.clients);
+    codeOnlyOrg = s.orgs.CodeOnly;
   });
-  afterAll(() => s.close());
 
   it('shows the username and never a password', async () => {
     const a = await alice.req('GET', INFO);

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, seedUser, startTestServer, type TestServer } from '../fixtures/server/harness';
+import { describe, expect, it } from 'vitest';
+import { Client, startTestServer, useTestServer } from '../kit/server';
 import { DEFAULT_HASH_PARAMS } from '../../server/auth/passwords';
 import { parseHashOptions } from '../fixtures/server/argon2';
 
 describe('forced and voluntary password change', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer();
-    await seedUser(s.ctx, { username: 'newbie', password: 'Start#123', mustChangePassword: true });
-    await seedUser(s.ctx, { username: 'alice', password: 'Secret#123' });
+  const s = useTestServer({
+    seed: {
+      users: { newbie: { password: 'Start#123', mustChangePassword: true }, alice: { password: 'Secret#123' } },
+    },
   });
-  afterAll(() => s.close());
 
   it('the sign-in answer flags a forced change; the change clears the flag', async () => {
     const c = new Client(s.url);
@@ -66,9 +64,12 @@ describe('forced and voluntary password change', () => {
 
   it('stores argon2id with ASVS parameters by default (m ≥ 19 MiB, t = 2, p = 1)', async () => {
     expect(DEFAULT_HASH_PARAMS).toEqual({ memoryCost: 19456, timeCost: 2, parallelism: 1 });
-    const strong = await startTestServer({ hashParams: undefined });
+    const strong = await startTestServer({
+      hashParams: undefined,
+      seed: { users: { real: { password: 'Secret#123' } } },
+    });
     try {
-      const u = await seedUser(strong.ctx, { username: 'real', password: 'Secret#123' });
+      const u = strong.users.real;
       const opts = parseHashOptions(u.password_hash!);
       expect(opts).toEqual({ algorithm: 'argon2id', memoryCost: 19456, timeCost: 2, parallelism: 1 });
       expect((await new Client(strong.url).login('real', 'Secret#123')).status).toBe(200);

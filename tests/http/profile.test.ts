@@ -2,41 +2,14 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import sharp from 'sharp';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, seedUser, startTestServer, type Answer, type TestServer } from '../fixtures/server/harness';
+import { Client, startTestServer, useTestServer, type Answer } from '../kit/server';
+import { startSmtpSink, type SinkMail, type SmtpSink } from '../kit/smtp';
 
-interface Mail {
-  to: string[];
-  data: string;
-}
-
-/** A real SMTP sink on loopback: every received mail lands in `mails`. */
-async function startSink(): Promise<{ mails: Mail[]; port: number; close(): Promise<void> }> {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, cb) {
-      let data = '';
-      stream.on('data', (c: Buffer) => (data += c.toString('utf8')));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as { port: number }).port;
-  return { mails, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-/** The activation token inside a received mail (quoted-printable soft breaks undone). */
-function tokenOf(mail: Mail): string {
-  const body = mail.data.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  const m = /\/users\/emails\?token=([A-Za-z0-9_-]+)/.exec(body);
-  if (!m) throw new Error(`no activation link in mail:\n${mail.data}`);
+/** The activation token inside a received mail. */
+function tokenOf(mail: SinkMail): string {
+  const m = /\/users\/emails\?token=([A-Za-z0-9_-]+)/.exec(mail.text);
+  if (!m) throw new Error(`no activation link in mail:\n${mail.raw}`);
   return m[1];
 }
 
@@ -58,8 +31,21 @@ const png = (w = 16, h = 16) =>
     .toBuffer();
 
 describe('profile: account, language, avatar, notification e-mail', () => {
-  let s: TestServer;
-  let sink: Awaited<ReturnType<typeof startSink>>;
+  let sink: SmtpSink;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+  });
+  afterAll(() => sink.close());
+  const s = useTestServer(() => ({
+    env: { SMTP_URL: sink.url },
+    seed: {
+      users: {
+        alice: { password: 'Secret#123', name: 'Alice' },
+        bob: { password: 'Secret#456', name: 'Bob' },
+        carol: { password: 'Secret#789', name: 'Carol' },
+      },
+    },
+  }));
   let alice: Client;
   let bob: Client;
   const avatarFiles = () => {
@@ -67,24 +53,10 @@ describe('profile: account, language, avatar, notification e-mail', () => {
     return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
   };
 
-  beforeAll(async () => {
-    sink = await startSink();
-    s = await startTestServer({ env: { SMTP_URL: `smtp://127.0.0.1:${sink.port}` } });
-    await seedUser(s.ctx, { username: 'alice', password: 'Secret#123', name: 'Alice' });
-    await seedUser(s.ctx, { username: 'bob', password: 'Secret#456', name: 'Bob' });
-    await seedUser(s.ctx, { username: 'carol', password: 'Secret#789', name: 'Carol' });
-  });
-  afterAll(async () => {
-    await s.close();
-    await sink.close();
-  });
   // Tests move the clock by hours (token expiry), which ends sessions: sign in afresh each time.
   beforeEach(async () => {
     sink.mails.length = 0;
-    alice = new Client(s.url);
-    bob = new Client(s.url);
-    expect((await alice.login('alice', 'Secret#123')).status).toBe(200);
-    expect((await bob.login('bob', 'Secret#456')).status).toBe(200);
+    ({ alice, bob } = await s.signIn('alice', 'bob'));
   });
 
   describe('account and language', () => {
@@ -145,12 +117,12 @@ describe('profile: account, language, avatar, notification e-mail', () => {
     it('tells the page whether the account has a password', async () => {
       const a = await alice.req('GET', '/users/ajax/v1/my/attributes:bind');
       expect(a.json).toEqual({ has_password: true, email: null, email_verified: false });
-      await seedUser(s.ctx, { username: 'sso-only' });
+      await s.seed({ users: { 'sso-only': {} } });
       expect((await new Client(s.url).req('GET', '/users/ajax/v1/my/attributes:bind')).status).toBe(401);
     });
 
     it('the password change the page makes (login endpoint) ends the other sessions', async () => {
-      await seedUser(s.ctx, { username: 'dave', password: 'Secret#000' });
+      await s.seed({ users: { dave: { password: 'Secret#000' } } });
       const a = new Client(s.url);
       const other = new Client(s.url);
       await a.login('dave', 'Secret#000');
@@ -181,7 +153,7 @@ describe('profile: account, language, avatar, notification e-mail', () => {
       expect(sink.mails).toHaveLength(1);
       expect(sink.mails[0].to).toEqual(['alice@example.com']);
       const token = tokenOf(sink.mails[0]);
-      expect(sink.mails[0].data.replace(/=\r?\n/g, '')).toContain(`${s.url}/users/emails?token=`);
+      expect(sink.mails[0].text).toContain(`${s.url}/users/emails?token=`);
       // The token is stored only as a digest.
       const rows = await s.ctx.db.selectFrom('email_tokens').selectAll().execute();
       expect(JSON.stringify(rows)).not.toContain(token);
@@ -312,11 +284,12 @@ describe('profile: account, language, avatar, notification e-mail', () => {
     });
 
     it('a failed send answers the catalogue error and does not use up the minute', async () => {
-      const broken = await startTestServer({ env: { SMTP_URL: 'smtp://127.0.0.1:1' } });
+      const broken = await startTestServer({
+        env: { SMTP_URL: 'smtp://127.0.0.1:1' },
+        seed: { users: { erin: { password: 'Secret#111' } }, signIn: ['erin'] },
+      });
       try {
-        await seedUser(broken.ctx, { username: 'erin', password: 'Secret#111' });
-        const c = new Client(broken.url);
-        await c.login('erin', 'Secret#111');
+        const c = broken.clients.erin;
         const a = await c.req('POST', '/users/ajax/v1/my/emails:bind', { body: { email: 'erin@example.com' } });
         expect([a.status, a.json.code]).toEqual([502, 'ProfileEmailSendFailed']);
         const b = await c.req('POST', '/users/ajax/v1/my/emails:bind', { body: { email: 'erin@example.com' } });

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, seedOrg, seedUser, startTestServer, type TestServer } from '../fixtures/server/harness';
+import { describe, expect, it } from 'vitest';
+import { Client, orgSeed, useTestServer } from '../kit/server';
 import { SESSION_COOKIE } from '../../server/auth/sessions';
 import { sha256 } from '../../server/auth/random';
 
 const MIN = 60 * 1000;
 
 describe('sessions', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer();
-    await seedOrg(s.ctx, 'Acme');
-    await seedUser(s.ctx, { username: 'alice', password: 'Secret#123', org: 'Acme' });
-  });
-  afterAll(() => s.close());
+  const s = useTestServer({ seed: orgSeed('Acme', ['alice']) });
 
   it('sets an HttpOnly SameSite=Lax cookie with at least 128 random bits, stored only as a digest', async () => {
     const res = await fetch(`${s.url}/users/ajax/login`, {
@@ -103,12 +97,10 @@ describe('sessions', () => {
 });
 
 describe('sessions behind https', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer({ env: { PUBLIC_URL: 'https://devops.example.com' } });
-    await seedUser(s.ctx, { username: 'bob', password: 'Secret#123' });
+  const s = useTestServer({
+    env: { PUBLIC_URL: 'https://devops.example.com' },
+    seed: { users: { bob: { password: 'Secret#123' } } },
   });
-  afterAll(() => s.close());
 
   it('marks the cookie Secure when PUBLIC_URL is https', async () => {
     const a = await new Client(s.url).req('POST', '/users/ajax/login', {

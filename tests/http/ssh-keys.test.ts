@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, seedOrg, seedUser, startTestServer, type TestServer } from '../fixtures/server/harness';
+import { Client, orgSeed, useTestServer } from '../kit/server';
 import { useKeyByFingerprint } from '../../plugins/ssh-keys/server/service';
 
 // Real keys made by ssh-keygen at test time; fingerprints compared with `ssh-keygen -lf`.
@@ -22,7 +22,7 @@ function generate(name: string, ...args: string[]) {
 }
 
 describe('SSH public keys', () => {
-  let s: TestServer;
+  const s = useTestServer({ seed: orgSeed('Acme', ['alice', 'bob'], { signIn: true }) });
   let alice: Client;
   let bob: Client;
 
@@ -35,19 +35,9 @@ describe('SSH public keys', () => {
     generate('rsa1024', '-t', 'rsa', '-b', '1024');
     generate('ecdsa', '-t', 'ecdsa', '-b', '256');
     generate('dsa', '-t', 'dsa');
-    s = await startTestServer();
-    await seedOrg(s.ctx, 'Acme');
-    await seedUser(s.ctx, { username: 'alice', password: 'Secret#123', org: 'Acme' });
-    await seedUser(s.ctx, { username: 'bob', password: 'Secret#123', org: 'Acme' });
-    alice = new Client(s.url);
-    bob = new Client(s.url);
-    expect((await alice.login('alice', 'Secret#123')).status).toBe(200);
-    expect((await bob.login('bob', 'Secret#123')).status).toBe(200);
+    ({ alice, bob } = s.clients);
   }, 60_000);
-  afterAll(async () => {
-    await s.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const add = (c: Client, body: Record<string, unknown>, base = CHINA) => c.req('POST', base, { body });
 

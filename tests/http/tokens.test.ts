@@ -1,29 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, seedUser, startTestServer, type TestServer } from '../fixtures/server/harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Client, useTestServer } from '../kit/server';
+import { hasScope, TOKEN_PREFIX } from '../../server/auth/tokens';
 import {
   generateToken,
   isWellFormedToken,
   issueToken,
   verifyToken,
   deleteToken,
-  hasScope,
-  TOKEN_PREFIX,
-} from '../../server/auth/tokens';
+} from '../../plugins/access-tokens/server/tokens';
 import { sha256 } from '../../server/auth/random';
 import { SCOPE_USER_READ } from '../../server/routes/oapi';
 
 const DAY = 24 * 60 * 60 * 1000;
 
 describe('personal access token authentication', () => {
-  let s: TestServer;
+  const s = useTestServer({ seed: { users: { alice: { password: 'Secret#123', email: 'a@example.com' } } } });
   let userId: string;
   let token: string;
   const call = (headers: Record<string, string>, query = '') =>
     new Client(s.url).req('GET', `/oapi/v1/platform/user${query}`, { headers, xhr: false });
 
   beforeAll(async () => {
-    s = await startTestServer();
-    userId = (await seedUser(s.ctx, { username: 'alice', password: 'Secret#123', email: 'a@example.com' })).id;
+    userId = s.users.alice.id;
     token = (
       await issueToken(s.ctx.db, s.clock, {
         userId,
@@ -33,7 +31,6 @@ describe('personal access token authentication', () => {
       })
     ).token;
   });
-  afterAll(() => s.close());
 
   it('accepts the token in x-yunxiao-token and in Authorization: Bearer', async () => {
     const a = await call({ 'x-yunxiao-token': token });

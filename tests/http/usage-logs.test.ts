@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, seedOrg, seedUser, startTestServer, type TestServer } from '../fixtures/server/harness';
+import { describe, expect, it } from 'vitest';
+import { Client, orgSeed, useTestServer } from '../kit/server';
 
 // POST /api/logs: the web tracker's collector.
 describe('usage log collection', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer();
-    await seedOrg(s.ctx, 'Acme');
-    await seedUser(s.ctx, { username: 'alice', password: 'Secret#123', org: 'Acme' });
-  });
-  afterAll(() => s.close());
+  const s = useTestServer({ seed: orgSeed('Acme', ['alice']) });
 
   const count = async () =>
     Number(

@@ -1,6 +1,6 @@
 import { Checkbox, Radio, Tag, Typography } from 'antd';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { TokenScope } from '../api';
+import type { TokenScope } from '../contract';
 import { areaState, setPermission, toggleScope, type ScopeSelection } from '../scopes';
 import { MUTED_COLOR } from './styles';
 

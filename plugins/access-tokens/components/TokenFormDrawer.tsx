@@ -4,16 +4,12 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { DATE_FORMAT } from '../../../src/core/i18n/format';
-import type { AccessToken, TokenFormValues } from '../api';
+import type { AccessToken, TokenBody } from '../contract';
 import { EXPIRY_PRESET_DAYS, expiresAtForDay, expiresAtForPreset } from '../expiry';
+import { TOKEN_DESCRIPTION_MAX, TOKEN_DESCRIPTION_MIN, TOKEN_NAME_MAX } from '../limits';
 import { fromGrants, toGrants, type ScopeSelection } from '../scopes';
 import type { AccessTokensStore } from '../store';
 import { ScopeTree } from './ScopeTree';
-
-/** Longest name the page accepts. */
-export const NAME_MAX = 200;
-/** Longest description. */
-export const DESCRIPTION_MAX = 200;
 
 /** Props of the create/edit drawer. */
 export interface TokenFormDrawerProps {
@@ -23,7 +19,7 @@ export interface TokenFormDrawerProps {
   token?: AccessToken;
   onClose: () => void;
   /** Saves; resolves true when the drawer may close. */
-  onSubmit: (values: TokenFormValues) => Promise<boolean>;
+  onSubmit: (values: TokenBody) => Promise<boolean>;
 }
 
 type ExpiryChoice = `${(typeof EXPIRY_PRESET_DAYS)[number]}` | 'custom';
@@ -54,10 +50,16 @@ const TokenForm = observer(function TokenForm({
   const grants = toGrants(tree, selection);
   const errors = {
     name: !name.trim() ? 'access-tokens.form.nameRequired' : undefined,
+    // The specification asks for 1 to 200 characters (the input stops at 200; the service checks both limits).
+    description:
+      description.trim().length < TOKEN_DESCRIPTION_MIN ? 'access-tokens.form.descriptionRequired' : undefined,
     expiry: !expiresAt ? 'access-tokens.form.expiryRequired' : undefined,
     scopes: !grants.length ? 'access-tokens.form.scopesRequired' : undefined,
   };
-  const invalid = !!(errors.name || errors.expiry || errors.scopes) || name.length > NAME_MAX;
+  const invalid =
+    Object.values(errors).some(Boolean) ||
+    name.length > TOKEN_NAME_MAX ||
+    description.trim().length > TOKEN_DESCRIPTION_MAX;
   const show = (field: keyof typeof errors) => (touched[field] ? errors[field] : undefined);
   const help = (field: keyof typeof errors) => {
     const id = show(field);
@@ -89,22 +91,29 @@ const TokenForm = observer(function TokenForm({
         <Input
           id="access-token-name"
           value={name}
-          maxLength={NAME_MAX}
+          maxLength={TOKEN_NAME_MAX}
           showCount
           placeholder={intl.formatMessage({ id: 'access-tokens.form.namePlaceholder' })}
           onChange={(e) => setName(e.target.value)}
           onBlur={() => setTouched((t) => ({ ...t, name: true }))}
         />
       </Form.Item>
-      <Form.Item label={<FormattedMessage id="access-tokens.form.description" />} htmlFor="access-token-description">
+      <Form.Item
+        label={<FormattedMessage id="access-tokens.form.description" />}
+        htmlFor="access-token-description"
+        required
+        validateStatus={show('description') ? 'error' : undefined}
+        help={help('description')}
+      >
         <Input.TextArea
           id="access-token-description"
           value={description}
-          maxLength={DESCRIPTION_MAX}
+          maxLength={TOKEN_DESCRIPTION_MAX}
           showCount
           rows={2}
           placeholder={intl.formatMessage({ id: 'access-tokens.form.descriptionPlaceholder' })}
           onChange={(e) => setDescription(e.target.value)}
+          onBlur={() => setTouched((t) => ({ ...t, description: true }))}
         />
       </Form.Item>
       <Form.Item

@@ -3,7 +3,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { observer } from 'mobx-react-lite';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { formatDateTime } from '../../../src/core/i18n/format';
-import type { AccessToken } from '../api';
+import type { AccessToken } from '../contract';
 import { tokenState } from '../expiry';
 import { PAGE_SIZE_OPTIONS, type AccessTokensStore } from '../store';
 import { MUTED_COLOR } from './styles';

@@ -1,56 +1,32 @@
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { IntlProvider } from 'react-intl';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { StoresProvider, type RootStore } from '../../../src/core/stores/root';
-import en from '../messages/en_US.json';
+import { renderWithCore } from '../../../tests/kit/web';
 import { AccessTokensStore } from '../store';
-import { fakeTokenService, testToken } from '../test-backend';
+import { testToken, tokenBackend } from '../test-backend';
 import { LegacyTokensModal } from './LegacyTokensModal';
 import { TokensPanel } from './TokensPanel';
 
-function Where() {
-  return <div data-testid="where">{useLocation().pathname}</div>;
-}
-
 function mount(store: AccessTokensStore, ui: React.ReactNode, at = '/users/settings/personalAccessToken') {
-  const root = { accessTokens: store } as unknown as RootStore;
-  return render(
-    <IntlProvider locale="en-US" messages={en}>
-      <StoresProvider value={root}>
-        <MemoryRouter initialEntries={[at]}>
-          <Routes>
-            <Route
-              path="/users/settings/personalAccessToken/*"
-              element={
-                <>
-                  {ui}
-                  <Where />
-                </>
-              }
-            />
-          </Routes>
-        </MemoryRouter>
-      </StoresProvider>
-    </IntlProvider>,
-  );
+  return renderWithCore(ui, {
+    stores: { accessTokens: store },
+    route: at,
+    path: '/users/settings/personalAccessToken/*',
+  });
 }
 
 afterEach(cleanup);
 
 describe('personal access token page', () => {
   it('empty state, create drawer on /create with scopes on demand, save only when valid, one-time value', async () => {
-    const svc = fakeTokenService();
+    const svc = tokenBackend();
     const store = new AccessTokensStore(svc.client);
-    mount(store, <TokensPanel />);
+    const view = await mount(store, <TokensPanel />);
     const emptyCreate = await screen.findByRole('button', { name: 'Create token', hidden: false });
     expect(screen.getByText('No access token')).toBeTruthy();
     expect(svc.calls.some((c) => c.path.endsWith('tokens:scopes'))).toBe(false);
 
     fireEvent.click(emptyCreate);
-    await waitFor(() =>
-      expect(screen.getByTestId('where').textContent).toBe('/users/settings/personalAccessToken/create'),
-    );
+    await waitFor(() => expect(view.location()).toBe('/users/settings/personalAccessToken/create'));
     await screen.findByText('Create personal access token');
     await waitFor(() => expect(svc.calls.some((c) => c.path.endsWith('tokens:scopes'))).toBe(true));
     const save = () => screen.getByTestId('token-save') as HTMLButtonElement;
@@ -59,6 +35,11 @@ describe('personal access token page', () => {
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: '  deploy  ' } });
     fireEvent.click(screen.getByText('30 days'));
     expect(save().disabled).toBe(true);
+    // A description is required (1 to 200 characters).
+    const description = screen.getByLabelText('Description');
+    fireEvent.blur(description);
+    expect(await screen.findByText('Please enter a description')).toBeTruthy();
+    fireEvent.change(description, { target: { value: ' ships the nightly build ' } });
     // Checking the parent selects all of its children.
     fireEvent.click(await screen.findByRole('checkbox', { name: /^Organization organization$/ }));
     expect((screen.getByRole('checkbox', { name: /organization:member$/ }) as HTMLInputElement).checked).toBe(true);
@@ -73,12 +54,17 @@ describe('personal access token page', () => {
     await act(async () => fireEvent.click(save()));
     await screen.findByTestId('token-created');
     const post = svc.calls.find((c) => c.method === 'POST' && c.path === '/users/ajax/v1/my/tokens');
-    expect(post?.body).toMatchObject({ name: 'deploy', description: '', token_scopes: ['base:user:read'] });
+    expect(post?.body).toMatchObject({
+      name: 'deploy',
+      description: 'ships the nightly build',
+      token_scopes: ['base:user:read'],
+    });
+    expect(post?.body).not.toHaveProperty('created_at');
     const expiresAt = new Date((post?.body as { expires_at: string }).expires_at);
     expect(expiresAt.getHours()).toBe(23);
     expect(expiresAt.getMinutes()).toBe(59);
     expect(expiresAt.getSeconds()).toBe(57);
-    expect(screen.getByTestId('where').textContent).toBe('/users/settings/personalAccessToken');
+    expect(view.location()).toBe('/users/settings/personalAccessToken');
 
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
@@ -91,13 +77,13 @@ describe('personal access token page', () => {
 
   it('expired tokens are tagged and cannot be edited; others show their state', async () => {
     const soon = new Date(Date.now() + 2 * 24 * 3600 * 1000).toISOString();
-    const svc = fakeTokenService({
+    const svc = tokenBackend({
       tokens: [
         testToken('old', { name: 'old one', expired: true, expires_at: '2020-01-01T00:00:00.000Z' }),
         testToken('soon', { name: 'soon one', expires_at: soon }),
       ],
     });
-    mount(new AccessTokensStore(svc.client), <TokensPanel />);
+    await mount(new AccessTokensStore(svc.client), <TokensPanel />);
     await screen.findByText('old one');
     expect(screen.getByText('Expired')).toBeTruthy();
     expect(screen.getByText('About to expire')).toBeTruthy();
@@ -107,15 +93,16 @@ describe('personal access token page', () => {
   }, 30_000);
 
   it('legacy screen: a modal titled personal access token, listed through tokens:batch', async () => {
-    const svc = fakeTokenService({ tokens: [testToken('a', { name: 'legacy one' })] });
+    const svc = tokenBackend({ tokens: [testToken('a', { name: 'legacy one' })] });
     const store = new AccessTokensStore(svc.client, { legacy: true, userId: () => 'u1' });
-    mount(store, <LegacyTokensModal />, '/users/settings/personalAccessToken');
+    const view = await mount(store, <LegacyTokensModal />, '/users/settings/personalAccessToken');
     expect(await screen.findByText('legacy one')).toBeTruthy();
     expect(screen.getByRole('dialog')).toBeTruthy();
     expect(screen.getAllByText('Personal access token').length).toBeGreaterThan(0);
     expect(svc.calls[0]).toMatchObject({ path: '/users/ajax/v1/tokens:batch', body: { user_id: 'u1' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    // Awaited: the panel reads its store through `use()`, which React only lets settle inside an awaited act.
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Close' })));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Personal access token' })).toBeTruthy());
-    expect(screen.getByTestId('where').textContent).toBe('/users/settings/personalAccessToken');
+    expect(view.location()).toBe('/users/settings/personalAccessToken');
   }, 30_000);
 });

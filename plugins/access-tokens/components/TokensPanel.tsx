@@ -5,9 +5,10 @@ import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { edition } from '../../../src/core/edition';
-import { useStores } from '../../../src/core/stores/root';
-import type { AccessToken, TokenFormValues } from '../api';
-import type { AccessTokensStore, MutationResult } from '../store';
+import type { ActionResult } from '../../../src/core/stores/failure';
+import { useStore } from '../../../src/core/stores/root';
+import type { AccessToken, TokenBody } from '../contract';
+import { FAILURE_MESSAGES } from '../store';
 import { TokenCreatedAlert } from './TokenCreatedAlert';
 import { TokenFormDrawer } from './TokenFormDrawer';
 import { TokenTable } from './TokenTable';
@@ -29,7 +30,7 @@ const ACCESSIBLE_THEME = {
 
 /** The section's content: heading, one-time token, list, and the create/edit drawers. */
 export const TokensPanel = observer(function TokensPanel({ showTitle = true }: { showTitle?: boolean }) {
-  const { accessTokens: store } = useStores<{ accessTokens: AccessTokensStore }>();
+  const store = useStore('accessTokens');
   const intl = useIntl();
   const navigate = useNavigate();
   const location = useLocation();
@@ -43,26 +44,21 @@ export const TokensPanel = observer(function TokensPanel({ showTitle = true }: {
     return () => store.reset();
   }, [store]);
 
-  const report = (r: MutationResult, okId: string, failId: string) => {
-    if (r.ok) void messageApi.success(intl.formatMessage({ id: okId }));
-    else {
-      const text = intl.formatMessage({ id: failId });
-      void messageApi.error(r.reason ? `${text}: ${r.reason}` : text);
-    }
+  const report = (r: ActionResult, okId: string, failId: string) => {
+    const t = (id: string) => intl.formatMessage({ id });
+    if (r.ok) void messageApi.success(t(okId));
+    // No failure to show is a response ≥ 500: the central notice (with its requestId) has said it.
+    else if (r.failure) void messageApi.error('id' in r.failure ? t(r.failure.id) : `${t(failId)}: ${r.failure.text}`);
     return r.ok;
   };
-  const create = async (values: TokenFormValues) =>
-    report(await store.create(values), 'access-tokens.result.created', 'access-tokens.result.createFailed');
-  const update = async (values: TokenFormValues) =>
+  const create = async (values: TokenBody) =>
+    report(await store.create(values), 'access-tokens.result.created', FAILURE_MESSAGES.create);
+  const update = async (values: TokenBody) =>
     editing
-      ? report(
-          await store.update(editing.token_id, values),
-          'access-tokens.result.updated',
-          'access-tokens.result.updateFailed',
-        )
+      ? report(await store.update(editing.token_id, values), 'access-tokens.result.updated', FAILURE_MESSAGES.update)
       : false;
   const remove = async (t: AccessToken) => {
-    report(await store.remove(t.token_id), 'access-tokens.result.deleted', 'access-tokens.result.deleteFailed');
+    report(await store.remove(t.token_id), 'access-tokens.result.deleted', FAILURE_MESSAGES.remove);
   };
   const openCreate = () => navigate(`${SECTION_PATH}/create`);
   const helpLink = edition.helpLinks.openApi ?? edition.helpLinks.accessToken;
@@ -84,6 +80,7 @@ export const TokensPanel = observer(function TokensPanel({ showTitle = true }: {
                 values={{
                   openApi: helpLink ? (
                     <Typography.Link
+                      key="openApi"
                       href={helpLink}
                       target="_blank"
                       rel="noopener noreferrer"
@@ -92,7 +89,7 @@ export const TokensPanel = observer(function TokensPanel({ showTitle = true }: {
                       <FormattedMessage id="access-tokens.page.openApi" />
                     </Typography.Link>
                   ) : (
-                    <FormattedMessage id="access-tokens.page.openApi" />
+                    <FormattedMessage key="openApi" id="access-tokens.page.openApi" />
                   ),
                 }}
               />

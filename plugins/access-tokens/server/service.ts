@@ -1,37 +1,33 @@
 import type { AppContext } from '../../../server/context';
-import type { PersonalAccessTokensTable } from '../../../server/db/schema';
+import type { PersonalAccessTokensTable } from './tables';
 import { AppError } from '../../../server/errors';
-import { deleteToken, issueToken } from '../../../server/auth/tokens';
-import { normalizeScopes } from '../../../server/auth/token-scopes';
+import { deleteToken, issueToken } from './tokens';
+import { normalizeScopes, SCOPE_CATALOGUE } from '../../../server/auth/token-scopes';
+import type { ServerLocale } from '../../../server/i18n/index';
+import {
+  MAX_TOKENS_PER_USER,
+  TOKEN_DESCRIPTION_MAX,
+  TOKEN_NAME_MAX,
+  type AccessToken,
+  type TokenBody,
+  type TokenPage,
+  type TokenScopeArea,
+  type TokenUpdateBody,
+} from '../contract';
 
-/** Longest token name the page accepts (the settings page's limit). */
-export const TOKEN_NAME_MAX = 200;
-/** Longest description. */
-export const TOKEN_DESCRIPTION_MAX = 200;
-/** Live and expired tokens one person may hold; beyond it old ones must be deleted first. */
-export const MAX_TOKENS_PER_USER = 200;
-/** Largest page the list answers. */
-export const MAX_PAGE_SIZE = 100;
-
-/** A token as the page sees it; `token` (the secret) is present only in the answer to its creation. */
-export interface TokenView {
-  token_id: string;
-  name: string;
-  description: string;
-  token_scopes: string[];
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  expired: boolean;
-  token?: string;
-}
-
-/** What create and edit send (names as on the wire). */
-export interface TokenInput {
-  name: string;
-  description?: string;
-  token_scopes: string[];
-  expires_at: string;
+/** The scope catalogue as the page's tree (areas → resources), described in the given language. */
+export function scopeTree(locale: ServerLocale): TokenScopeArea[] {
+  return SCOPE_CATALOGUE.map((area) => ({
+    scope_key: area.key,
+    scope_operate: area.resources.some((r) => r.operate === 'read_write') ? 'read_write' : 'read',
+    scope_desc: area.desc[locale],
+    sub_scopes: area.resources.map((r) => ({
+      scope_key: r.key,
+      scope_operate: r.operate,
+      scope_desc: r.desc[locale],
+      sub_scopes: [],
+    })),
+  }));
 }
 
 const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
@@ -51,7 +47,7 @@ export function isExpired(expiresAt: number | null, now: number): boolean {
 }
 
 /** Shapes a stored row for the page; never includes the digest. */
-export function toTokenView(row: Omit<PersonalAccessTokensTable, 'token_digest'>, now: number): TokenView {
+export function toTokenView(row: Omit<PersonalAccessTokensTable, 'token_digest'>, now: number): AccessToken {
   return {
     token_id: row.id,
     name: row.name,
@@ -76,12 +72,14 @@ const listColumns = [
 ] as const;
 
 /** Checks and normalises a create/edit request; throws the error the page shows. */
-function validated(ctx: AppContext, input: TokenInput) {
+function validated(ctx: AppContext, input: TokenUpdateBody) {
   const name = input.name.trim();
   if (!name) throw new AppError(400, 'AccessTokenNameRequired');
   if (name.length > TOKEN_NAME_MAX) throw new AppError(400, 'InvalidParameter', { detail: 'name' });
-  const description = (input.description ?? '').trim();
-  if (description.length > TOKEN_DESCRIPTION_MAX)
+  // The contract asks for 1 to 200 characters; spaces alone are no description either.
+  const description = input.description?.trim();
+  if (description === '') throw new AppError(400, 'AccessTokenDescriptionRequired');
+  if (description && description.length > TOKEN_DESCRIPTION_MAX)
     throw new AppError(400, 'InvalidParameter', { detail: 'description' });
   const expiresAt = Date.parse(input.expires_at);
   if (!Number.isFinite(expiresAt) || expiresAt <= ctx.clock.now().getTime())
@@ -102,7 +100,7 @@ export async function searchTokens(
   ctx: AppContext,
   userId: string,
   opts: { includeExpired: boolean; currentPage: number; pageSize: number },
-): Promise<{ access_tokens: TokenView[]; pages: { current_page: number; page_size: number; total_size: number } }> {
+): Promise<TokenPage> {
   const now = ctx.clock.now().getTime();
   let q = ctx.db.selectFrom('personal_access_tokens').where('user_id', '=', userId);
   if (!opts.includeExpired) q = q.where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
@@ -121,7 +119,7 @@ export async function searchTokens(
 }
 
 /** Every token of the user (expired included), newest first: the legacy screen's list. */
-export async function allTokens(ctx: AppContext, userId: string): Promise<TokenView[]> {
+export async function allTokens(ctx: AppContext, userId: string): Promise<AccessToken[]> {
   const now = ctx.clock.now().getTime();
   const rows = await ctx.db
     .selectFrom('personal_access_tokens')
@@ -135,7 +133,7 @@ export async function allTokens(ctx: AppContext, userId: string): Promise<TokenV
 }
 
 /** Creates a token for the signed-in user; the answer carries the secret, shown once. */
-export async function createToken(ctx: AppContext, userId: string, input: TokenInput): Promise<TokenView> {
+export async function createToken(ctx: AppContext, userId: string, input: TokenBody): Promise<AccessToken> {
   const v = validated(ctx, input);
   const { count } = await ctx.db
     .selectFrom('personal_access_tokens')
@@ -147,7 +145,8 @@ export async function createToken(ctx: AppContext, userId: string, input: TokenI
   const { token, record } = await issueToken(ctx.db, ctx.clock, {
     userId,
     name: v.name,
-    description: v.description,
+    // Always there on create: the contract requires it.
+    description: v.description ?? '',
     scopes: v.scopes,
     expiresAt: new Date(v.expiresAt),
   });
@@ -175,8 +174,8 @@ export async function updateToken(
   ctx: AppContext,
   userId: string,
   tokenId: string,
-  input: TokenInput,
-): Promise<TokenView> {
+  input: TokenUpdateBody,
+): Promise<AccessToken> {
   const now = ctx.clock.now().getTime();
   const row = await ctx.db
     .selectFrom('personal_access_tokens')
@@ -187,7 +186,7 @@ export async function updateToken(
   if (!row) throw new AppError(404, 'AccessTokenNotFound');
   if (isExpired(row.expires_at, now)) throw new AppError(409, 'AccessTokenExpired');
   const v = validated(ctx, input);
-  const description = input.description === undefined ? row.description : v.description;
+  const description = v.description ?? row.description;
   await ctx.db
     .updateTable('personal_access_tokens')
     .set({ name: v.name, description, scopes: JSON.stringify(v.scopes), expires_at: v.expiresAt })

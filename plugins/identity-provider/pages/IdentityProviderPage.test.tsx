@@ -1,42 +1,31 @@
-import { render, screen } from '@testing-library/react';
-import { IntlProvider } from 'react-intl';
-import { describe, expect, it, vi } from 'vitest';
-import type { RequestClient } from '../../../src/core/request';
-import { StoresProvider, type RootStore } from '../../../src/core/stores/root';
-import en from '../messages/en_US.json';
-import zh from '../messages/zh_CN.json';
-import { IdentityProvidersStore } from '../store';
+import { cleanup, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeBackend, ok } from '../../../tests/kit/fake-backend';
+import { renderWithCore } from '../../../tests/kit/web';
 import IdentityProviderPage from './IdentityProviderPage';
 
-function show(results: unknown[], locale: 'en-US' | 'zh-CN' = 'en-US') {
-  const identityProviders = new IdentityProvidersStore({
-    get: vi.fn().mockResolvedValue([null, { results }]),
-  } as unknown as RequestClient);
-  const view = render(
-    <IntlProvider locale={locale} messages={locale === 'en-US' ? en : zh}>
-      <StoresProvider value={{ identityProviders } as unknown as RootStore}>
-        <IdentityProviderPage />
-      </StoresProvider>
-    </IntlProvider>,
-  );
-  return { identityProviders, view };
+afterEach(cleanup);
+
+async function show(results: unknown[], locale: 'en_US' | 'zh_CN' = 'en_US') {
+  const backend = fakeBackend({ 'GET /individual/proxy/my/identities': ok({ results }) });
+  return renderWithCore(<IdentityProviderPage />, { backend, locale });
 }
 
 describe('identity-provider page', () => {
   it('says no identity source is bound until one is (third-party bindings do not count)', async () => {
-    const { view } = show([
+    const view = await show([
       { id: '1', provider: 'dingtalk', credential: 'dingtalk', open_id: 'd', name: 'DingTalk', created_at: '' },
     ]);
     const text = async () =>
       (await screen.findByTestId('identity-provider-empty')).querySelector('.ant-empty-description')?.textContent;
     expect(await text()).toBe('No identity source bound, how to bind?');
     view.unmount();
-    show([], 'zh-CN');
+    await show([], 'zh_CN');
     expect(await text()).toBe('未绑定身份源，如何绑定？');
   });
 
   it('lists the bound identity sources', async () => {
-    const { identityProviders } = show([
+    const { root } = await show([
       {
         id: '2',
         provider: 'idp',
@@ -48,6 +37,6 @@ describe('identity-provider page', () => {
     ]);
     expect(await screen.findByText('Corp LDAP')).toBeTruthy();
     expect(screen.getByTestId('identity-provider-item').textContent).toContain('Account alice');
-    expect(identityProviders.bindings).toHaveLength(1);
+    expect((await root.store('identityProviders')).bindings).toHaveLength(1);
   });
 });

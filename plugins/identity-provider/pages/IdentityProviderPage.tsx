@@ -5,12 +5,11 @@ import { useEffect } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { edition } from '../../../src/core/edition';
 import { formatDateTime } from '../../../src/core/i18n/format';
-import { useStores } from '../../../src/core/stores/root';
-import type { IdentityProvidersStore } from '../store';
+import { useStore } from '../../../src/core/stores/root';
 
 /** Identity-provider bindings: the bound identity sources, or 'no identity source bound, how to bind?'. */
 const IdentityProviderView = observer(function IdentityProviderView() {
-  const { identityProviders: store } = useStores<{ identityProviders: IdentityProvidersStore }>();
+  const store = useStore('identityProviders');
 
   useEffect(() => {
     void store.load();

@@ -5,10 +5,10 @@ import { useEffect } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
 import { edition, type Locale } from '../../../src/core/edition';
-import { useStores } from '../../../src/core/stores/root';
+import { failureText } from '../../../src/core/stores/failure';
+import { useStore, useStores } from '../../../src/core/stores/root';
 import { safeRedirect } from '../../../src/core/url';
 import { ChangePasswordForm } from '../components/ChangePasswordForm';
-import type { LoginStore } from '../store';
 
 /** Where to go after sign-in: a validated `next`, else the settings. */
 function nextUrl(params: URLSearchParams): string {
@@ -17,7 +17,8 @@ function nextUrl(params: URLSearchParams): string {
 
 /** Account-and-password sign-in, with the forced password change when the account is flagged. */
 const LoginPage = observer(function LoginPage() {
-  const { session, login } = useStores<{ login: LoginStore }>();
+  const { session } = useStores();
+  const login = useStore('login');
   const intl = useIntl();
   const [params] = useSearchParams();
   const leave = login.done || (!session.loading && !!session.user && !login.pendingChange);
@@ -26,8 +27,7 @@ const LoginPage = observer(function LoginPage() {
     if (leave) window.location.assign(nextUrl(params));
   }, [leave, params]);
 
-  const failure =
-    login.failure && ('id' in login.failure ? intl.formatMessage({ id: login.failure.id }) : login.failure.text);
+  const failure = login.failure && failureText(login.failure, (id) => intl.formatMessage({ id }));
   return (
     <main style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', padding: 16, background: '#f5f7fa' }}>
       <Card style={{ width: '100%', maxWidth: 400 }}>
@@ -55,7 +55,7 @@ const LoginPage = observer(function LoginPage() {
         </Typography.Title>
         {failure && <Alert type="error" showIcon message={failure} style={{ marginBottom: 16 }} role="alert" />}
         {login.pendingChange ? (
-          <ChangePasswordForm submitting={login.submitting} onSubmit={(p) => void login.changePassword(p)} />
+          <ChangePasswordForm submitting={login.saving} onSubmit={(p) => void login.changePassword(p)} />
         ) : (
           <Form
             layout="vertical"
@@ -78,7 +78,7 @@ const LoginPage = observer(function LoginPage() {
             >
               <Input.Password autoComplete="current-password" maxLength={1024} />
             </Form.Item>
-            <Button type="primary" htmlType="submit" block loading={login.submitting}>
+            <Button type="primary" htmlType="submit" block loading={login.saving}>
               <FormattedMessage id="login.submit" />
             </Button>
             <div style={{ marginTop: 12, textAlign: 'right' }}>

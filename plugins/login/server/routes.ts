@@ -1,39 +1,19 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, errorResponses } from '../../../server/errors';
 import { SESSION_COOKIE } from '../../../server/auth/sessions';
-import { MeSchema, toMe } from '../../../server/routes/core';
+import { toMe } from '../../../server/routes/core';
 import type { SessionUser } from '../../../server/context';
+import { SuccessSchema } from '../../../schemas/common';
+import {
+  ChangePasswordBodySchema,
+  ChangePasswordHeadersSchema,
+  LoginBodySchema,
+  LoginResultSchema,
+  LogoutQuerySchema,
+  UsernameCheckAnswerSchema,
+  UsernameCheckParamsSchema,
+} from '../contract';
 import { changePassword, safeNextUrl, signIn } from './service';
-
-/** Sign-in request body. */
-export const LoginBody = Type.Object(
-  {
-    username: Type.String({ minLength: 1, maxLength: 256 }),
-    password: Type.String({ minLength: 1, maxLength: 1024 }),
-    captcha: Type.Optional(
-      Type.Record(
-        Type.String({ maxLength: 64 }),
-        Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean()]),
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-/** Sign-in answer: who signed in, whether a password change is forced, and the CSRF token of the new session. */
-export const LoginResult = Type.Object(
-  { user: MeSchema, must_change_password: Type.Boolean(), csrf_token: Type.String() },
-  { additionalProperties: false },
-);
-
-/** Password change body (`old_password` only when the account has one). */
-export const ChangePasswordBody = Type.Object(
-  {
-    new_password: Type.String({ minLength: 1, maxLength: 128 }),
-    old_password: Type.Optional(Type.String({ maxLength: 1024 })),
-  },
-  { additionalProperties: false },
-);
 
 /** Sign-in, availability check, logout and password change, at the suite's paths. */
 export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -47,8 +27,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['login'],
         summary: 'Sign in with account and password (needs X-Requested-With; no CSRF token yet)',
-        body: LoginBody,
-        response: { 200: LoginResult, ...errorResponses },
+        body: LoginBodySchema,
+        response: { 200: LoginResultSchema, ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -75,11 +55,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['login'],
         summary: 'Whether a sign-in for this name is currently possible (same answer for unknown names)',
-        params: Type.Object({ username: Type.String({ minLength: 1, maxLength: 256 }) }),
-        response: {
-          200: Type.Object({ locked: Type.Boolean(), need_captcha: Type.Boolean() }, { additionalProperties: false }),
-          ...errorResponses,
-        },
+        params: UsernameCheckParamsSchema,
+        response: { 200: UsernameCheckAnswerSchema, ...errorResponses },
       },
     },
     async (req) => ({ locked: await ctx.lockout.isLocked(req.params.username), need_captcha: false }),
@@ -92,10 +69,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['login'],
         summary: 'Ends the session server-side and redirects to a validated next URL (else the sign-in page)',
-        querystring: Type.Object(
-          { next: Type.Optional(Type.String({ maxLength: 2048 })) },
-          { additionalProperties: false },
-        ),
+        querystring: LogoutQuerySchema,
       },
     },
     async (req, reply) => {
@@ -113,9 +87,9 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['login'],
         summary: 'Change the password (also the forced change after sign-in); ends the other sessions',
-        headers: Type.Object({ user_agent: Type.Optional(Type.String()), 'umid-token': Type.Optional(Type.String()) }),
-        body: ChangePasswordBody,
-        response: { 200: Type.Object({ success: Type.Boolean() }, { additionalProperties: false }), ...errorResponses },
+        headers: ChangePasswordHeadersSchema,
+        body: ChangePasswordBodySchema,
+        response: { 200: SuccessSchema, ...errorResponses },
       },
     },
     async (req) => {

@@ -3,6 +3,7 @@ import { passwordRuleViolation } from '../../../server/auth/passwords';
 import { findUserByUsername } from '../../../server/services/accounts';
 import { AppError } from '../../../server/errors';
 import type { UsersTable } from '../../../server/db/schema';
+import { NEXT_URL_MAX } from '../contract';
 
 /** Result of a sign-in attempt; 'incorrect' and 'locked' look the same for existing and unknown names. */
 export type SignInResult = { kind: 'ok'; user: UsersTable } | { kind: 'incorrect' } | { kind: 'locked' };
@@ -59,7 +60,7 @@ export async function changePassword(
  * the public host or one of its subdomains; anything else gives null (use the default).
  */
 export function safeNextUrl(next: string | undefined, requestHost: string, publicUrl?: string): string | null {
-  if (!next || next.length > 2048 || next.includes('\\') || [...next].some((ch) => ch.charCodeAt(0) < 0x20))
+  if (!next || next.length > NEXT_URL_MAX || next.includes('\\') || [...next].some((ch) => ch.charCodeAt(0) < 0x20))
     return null;
   if (next.startsWith('/')) return next.startsWith('//') ? null : next;
   let u: URL;

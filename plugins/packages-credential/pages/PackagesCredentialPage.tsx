@@ -4,12 +4,12 @@ import { useEffect } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { edition } from '../../../src/core/edition';
 import { formatDateTime } from '../../../src/core/i18n/format';
-import { useStores } from '../../../src/core/stores/root';
-import type { PackagesCredentialStore } from '../store';
+import { failureText } from '../../../src/core/stores/failure';
+import { useStore } from '../../../src/core/stores/root';
 
 /** Artifact-repository credential: the username, and a password reset whose result is shown once. */
 const PackagesCredentialView = observer(function PackagesCredentialView() {
-  const { packagesCredential: store } = useStores<{ packagesCredential: PackagesCredentialStore }>();
+  const store = useStore('packagesCredential');
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
   const [toast, toastHolder] = message.useMessage();
@@ -21,8 +21,10 @@ const PackagesCredentialView = observer(function PackagesCredentialView() {
   }, [store]);
 
   const reset = async () => {
-    if (await store.reset()) void toast.success(t('packages-credential.reset.success'));
-    else void toast.error(t('packages-credential.reset.failed'));
+    const r = await store.reset();
+    if (r.ok) void toast.success(t('packages-credential.reset.success'));
+    // Nothing to add for a response ≥ 500: the central notice (with its requestId) has said it.
+    else if (r.failure) void toast.error(failureText(r.failure, t));
   };
 
   const help = edition.helpLinks.packagesCredential;

@@ -1,28 +1,8 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../../server/errors';
+import { TenantHeadersSchema } from '../../../schemas/common';
+import { PackagesPasswordResetSchema, PackagesResetBodySchema, PackagesUserInfoSchema } from '../contract';
 import { assertPackagesInstalled, getUserInfo, resetPassword } from './service';
-
-const UserInfo = Type.Object(
-  {
-    username: Type.String(),
-    has_password: Type.Boolean(),
-    effective_at: Type.Union([Type.String(), Type.Null()]),
-  },
-  { additionalProperties: false },
-);
-
-/** Reset answer: the new password, shown once, and when it starts to be accepted. */
-export const ResetPasswordResult = Type.Object(
-  {
-    username: Type.String(),
-    password: Type.String(),
-    has_password: Type.Boolean(),
-    effective_at: Type.Union([Type.String(), Type.Null()]),
-  },
-  { additionalProperties: false },
-);
-
-const TenantHeaders = Type.Object({ 'x-tenant-id': Type.Optional(Type.String({ maxLength: 64 })) });
 
 /** The organisation a call is about: the x-tenant-id header the web client sends, else the current one. */
 const orgOf = (headers: { 'x-tenant-id'?: string }, currentOrgId: string | null) =>
@@ -38,8 +18,8 @@ export const packagesCredentialRoutes: FastifyPluginAsyncTypebox = async (app) =
       schema: {
         tags: ['packages-credential'],
         summary: 'The artifact-repository username; the password is never returned',
-        headers: TenantHeaders,
-        response: { 200: UserInfo, ...errorResponses },
+        headers: TenantHeadersSchema,
+        response: { 200: PackagesUserInfoSchema, ...errorResponses },
       },
     },
     async (req) => {
@@ -60,9 +40,9 @@ export const packagesCredentialRoutes: FastifyPluginAsyncTypebox = async (app) =
       schema: {
         tags: ['packages-credential'],
         summary: 'Resets the password to a new random one, answered once; accepted 10 s later',
-        headers: TenantHeaders,
-        body: Type.Object({}, { additionalProperties: false }),
-        response: { 200: ResetPasswordResult, ...errorResponses },
+        headers: TenantHeadersSchema,
+        body: PackagesResetBodySchema,
+        response: { 200: PackagesPasswordResetSchema, ...errorResponses },
       },
     },
     async (req) => {

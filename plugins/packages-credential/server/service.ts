@@ -1,22 +1,15 @@
 import type { AppContext } from '../../../server/context';
-import type { PackagesCredentialsTable } from '../../../server/db/schema';
+import type { PackagesCredentialsTable } from './tables';
 import { AppError } from '../../../server/errors';
 import { randomSecret } from '../../../server/auth/random';
 import { installedApps, isMember } from '../../../server/services/accounts';
+import { PACKAGES_PASSWORD_DELAY_MS, type PackagesPasswordReset, type PackagesUserInfo } from '../contract';
 
-/** A new password is accepted this long after the reset (the UI says 10 seconds). */
-export const PACKAGES_PASSWORD_DELAY_MS = 10_000;
+/** Re-exported for callers that time the delay (tests move the clock by it). */
+export { PACKAGES_PASSWORD_DELAY_MS };
+
 /** App key whose installation makes the credential available. */
 export const PACKAGES_APP_KEY = 'packages';
-
-/** What the credential page shows; never a password. */
-export interface PackagesUserInfo {
-  username: string;
-  /** A password has been set (it can only be reset, never read). */
-  has_password: boolean;
-  /** When the latest password starts to be accepted (ISO), null before the first reset. */
-  effective_at: string | null;
-}
 
 /** Refuses when the organisation in use (x-tenant-id, else the current one) lacks the packages app. */
 export async function assertPackagesInstalled(
@@ -69,11 +62,7 @@ export async function getUserInfo(ctx: AppContext, userId: string, username: str
  * Sets a new random password and answers it once; it is accepted from now + 10 s, and the previous
  * password keeps working until then (so clients being updated do not fail in between).
  */
-export async function resetPassword(
-  ctx: AppContext,
-  userId: string,
-  username: string,
-): Promise<PackagesUserInfo & { password: string }> {
+export async function resetPassword(ctx: AppContext, userId: string, username: string): Promise<PackagesPasswordReset> {
   const row = await ensureRow(ctx, userId, username);
   const password = randomSecret(18);
   const hash = await ctx.hasher.hash(password);

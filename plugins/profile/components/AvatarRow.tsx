@@ -3,14 +3,15 @@ import { Avatar, Button } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { ProfileResult, ProfileStore } from '../store';
+import type { ActionResult } from '../../../src/core/stores/failure';
+import type { ProfileStore } from '../store';
 import { ProfileRow } from './ProfileRow';
 
 /** Props of the avatar row. */
 export interface AvatarRowProps {
   store: ProfileStore;
   avatar: string | null;
-  notify: (result: ProfileResult, successId: string) => void;
+  notify: (result: ActionResult, successId: string) => void;
 }
 
 /** The avatar with upload (checked in the browser by size and content first) and 'restore default'. */

@@ -3,7 +3,8 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { validateEmail } from '../../../src/core/validation';
-import type { ProfileResult, ProfileStore } from '../store';
+import type { ActionResult } from '../../../src/core/stores/failure';
+import type { ProfileStore } from '../store';
 import { ProfileRow } from './ProfileRow';
 
 /** Props of the e-mail row. */
@@ -12,7 +13,7 @@ export interface EmailRowProps {
   email: string | null;
   verified: boolean;
   /** Shows the outcome of an action as a message (success id on success). */
-  notify: (result: ProfileResult, successId: string, values?: Record<string, string>) => void;
+  notify: (result: ActionResult, successId: string, values?: Record<string, string>) => void;
 }
 
 // antd's preset tag colours are below WCAG AA contrast at 12 px; these keep the hues, darker.

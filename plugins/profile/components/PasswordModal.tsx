@@ -6,7 +6,7 @@ import {
   validatePassword,
   validatePasswordConfirmation,
 } from '../../../src/core/validation';
-import type { ProfileFailure, ProfileResult } from '../store';
+import { failureText, type ActionResult, type Failure } from '../../../src/core/stores/failure';
 
 /** Props of the change-password dialog. */
 export interface PasswordModalProps {
@@ -14,7 +14,7 @@ export interface PasswordModalProps {
   /** Ask for the current password (the account has one). */
   needsOld: boolean;
   saving: boolean;
-  onSubmit: (newPassword: string, oldPassword?: string) => Promise<ProfileResult>;
+  onSubmit: (newPassword: string, oldPassword?: string) => Promise<ActionResult>;
   onClose: (changed: boolean) => void;
 }
 
@@ -28,7 +28,7 @@ interface Values {
 export function PasswordModal({ open, needsOld, saving, onSubmit, onClose }: PasswordModalProps) {
   const intl = useIntl();
   const [form] = Form.useForm<Values>();
-  const [failure, setFailure] = useState<ProfileFailure | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
   const rule = (check: (v: string) => string | undefined) => ({
     validator: (_: unknown, v: string) => {
       const id = check(v ?? '');
@@ -43,7 +43,7 @@ export function PasswordModal({ open, needsOld, saving, onSubmit, onClose }: Pas
     if (r.ok) {
       form.resetFields();
       onClose(true);
-    } else setFailure(r.failure);
+    } else setFailure(r.failure ?? null);
   };
   return (
     <Modal
@@ -65,7 +65,7 @@ export function PasswordModal({ open, needsOld, saving, onSubmit, onClose }: Pas
           type="error"
           showIcon
           style={{ marginBottom: 16 }}
-          title={'id' in failure ? intl.formatMessage({ id: failure.id }) : failure.text}
+          title={failureText(failure, (id) => intl.formatMessage({ id }))}
         />
       )}
       <Form form={form} layout="vertical" requiredMark={false} onFinish={() => void submit()}>

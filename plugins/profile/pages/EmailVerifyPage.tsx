@@ -3,7 +3,8 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { useProfileStore } from '../store';
+import { failureText } from '../../../src/core/stores/failure';
+import { useStore } from '../../../src/core/stores/root';
 
 /** Seconds before the landing page returns to the settings on its own. */
 export const RETURN_COUNTDOWN_SECONDS = 5;
@@ -11,7 +12,7 @@ const SETTINGS_PATH = '/users/settings/profile';
 
 /** The activation link's landing page: spends the token, says how it went, counts down back to the settings. */
 const EmailVerifyPage = observer(function EmailVerifyPage() {
-  const profile = useProfileStore();
+  const profile = useStore('profile');
   const intl = useIntl();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -66,7 +67,12 @@ const EmailVerifyPage = observer(function EmailVerifyPage() {
     body = (
       <Result
         status="error"
-        title={'id' in v.failure ? intl.formatMessage({ id: v.failure.id }) : v.failure.text}
+        title={
+          // A response ≥ 500 has nothing to add to the central notice; the page still names the outcome.
+          v.failure
+            ? failureText(v.failure, (id) => intl.formatMessage({ id }))
+            : intl.formatMessage({ id: 'profile.emails.failed' })
+        }
         subTitle={countdown}
         extra={back}
       />

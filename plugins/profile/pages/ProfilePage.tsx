@@ -2,18 +2,18 @@ import { Button, message, Select, Typography } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useStores } from '../../../src/core/stores/root';
+import { failureText, type ActionResult } from '../../../src/core/stores/failure';
+import { useStore, useStores } from '../../../src/core/stores/root';
 import { AvatarRow } from '../components/AvatarRow';
 import { EmailRow } from '../components/EmailRow';
 import { PasswordModal } from '../components/PasswordModal';
 import { ProfileRow } from '../components/ProfileRow';
 import type { ProfileLanguage } from '../contract';
-import { useProfileStore, type ProfileResult } from '../store';
 
 /** Personal information: login account, password, e-mail, language and avatar of the signed-in user. */
 const ProfilePage = observer(function ProfilePage() {
   const { session } = useStores();
-  const profile = useProfileStore();
+  const profile = useStore('profile');
   const intl = useIntl();
   const [messageApi, messageHolder] = message.useMessage();
   const [changingPassword, setChangingPassword] = useState(false);
@@ -21,9 +21,10 @@ const ProfilePage = observer(function ProfilePage() {
     void profile.load();
   }, [profile]);
 
-  const notify = (r: ProfileResult, successId: string) => {
+  const notify = (r: ActionResult, successId: string) => {
     if (r.ok) void messageApi.success(intl.formatMessage({ id: successId }));
-    else void messageApi.error('id' in r.failure ? intl.formatMessage({ id: r.failure.id }) : r.failure.text);
+    // Nothing to add for a response ≥ 500: the central notice (with its requestId) has said it.
+    else if (r.failure) void messageApi.error(failureText(r.failure, (id) => intl.formatMessage({ id })));
   };
   const user = session.user;
   if (!user) return null;

@@ -1,9 +1,24 @@
 import fastifyMultipart from '@fastify/multipart';
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errorResponses } from '../../../server/errors';
 import { toMe } from '../../../server/routes/core';
-import { AVATAR_MAX_BYTES, type ProfileLanguage } from '../contract';
+import { LOCALE_COOKIE } from '../../../schemas/locale';
+import { MeRefSchema } from '../../../schemas/session';
+import {
+  AVATAR_MAX_BYTES,
+  AvatarParamsSchema,
+  AvatarSetBodySchema,
+  AvatarUploadAnswerSchema,
+  BindAttributesSchema,
+  EmailBodySchema,
+  EmailStateSchema,
+  EmailVerifyBodySchema,
+  LanguageAnswerSchema,
+  LanguageBodySchema,
+  MeUpdateBodySchema,
+  type ProfileLanguage,
+} from '../contract';
 import {
   bindAttributes,
   bindEmail,
@@ -18,25 +33,7 @@ import {
   type MailOrigin,
 } from './service';
 
-/** Cookie the web app reads its language from (first of the locale cookies). */
-export const LOCALE_COOKIE = 'ak_user_locale';
-
-const Language = Type.Union([Type.Literal('zh_CN'), Type.Literal('en_US')]);
-const EmailBody = Type.Object(
-  { email: Type.String({ minLength: 1, maxLength: 320 }) },
-  { additionalProperties: false },
-);
-const EmailStateSchema = Type.Object(
-  {
-    email: Type.Union([Type.String(), Type.Null()]),
-    email_verified: Type.Boolean(),
-    resend_available_at: Type.Union([Type.Number(), Type.Null()]),
-    server_time: Type.Number(),
-  },
-  { additionalProperties: false },
-);
 const emailResponse = { 200: EmailStateSchema, ...errorResponses };
-const LanguageAnswer = Type.Object({ language: Type.Union([Language, Type.Null()]) }, { additionalProperties: false });
 
 /** Profile section: account fields, language, avatar upload/serve/set, notification e-mail. */
 export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -68,11 +65,8 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['profile'],
         summary: 'Change the display name and/or language of the signed-in user (language also sets the locale cookie)',
-        body: Type.Object(
-          { name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), language: Type.Optional(Language) },
-          { additionalProperties: false },
-        ),
-        response: { 200: Type.Ref('Me'), ...errorResponses },
+        body: MeUpdateBodySchema,
+        response: { 200: MeRefSchema, ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -90,17 +84,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['profile'],
         summary:
           'What the account has bound (password, e-mail), so the page asks for the old password only if one exists',
-        response: {
-          200: Type.Object(
-            {
-              has_password: Type.Boolean(),
-              email: Type.Union([Type.String(), Type.Null()]),
-              email_verified: Type.Boolean(),
-            },
-            { additionalProperties: false },
-          ),
-          ...errorResponses,
-        },
+        response: { 200: BindAttributesSchema, ...errorResponses },
       },
     },
     async (req) => bindAttributes(ctx, req.session!.user.id),
@@ -113,7 +97,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['profile'],
         summary: 'The saved language preference (null until chosen)',
-        response: { 200: LanguageAnswer, ...errorResponses },
+        response: { 200: LanguageAnswerSchema, ...errorResponses },
       },
     },
     async (req) => ({ language: await getLanguage(ctx, req.session!.user.id) }),
@@ -126,8 +110,8 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['profile'],
         summary: 'Save the language preference; also sets the ak_user_locale cookie',
-        body: Type.Object({ language: Language }, { additionalProperties: false }),
-        response: { 200: LanguageAnswer, ...errorResponses },
+        body: LanguageBodySchema,
+        response: { 200: LanguageAnswerSchema, ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -144,8 +128,8 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['profile'],
         summary: 'Legacy language switch (form-encoded `language`), same effect as PUT preferences',
-        body: Type.Object({ language: Language }, { additionalProperties: false }),
-        response: { 200: LanguageAnswer, ...errorResponses },
+        body: LanguageBodySchema,
+        response: { 200: LanguageAnswerSchema, ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -163,10 +147,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['profile'],
         summary: 'Upload an avatar (multipart `file`, ≤ 1 MB, PNG/JPEG/GIF by content); answers the URL to set',
         consumes: ['multipart/form-data'],
-        response: {
-          200: Type.Object({ url: Type.String() }, { additionalProperties: false }),
-          ...errorResponses,
-        },
+        response: { 200: AvatarUploadAnswerSchema, ...errorResponses },
       },
     },
     async (req) => {
@@ -196,10 +177,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['profile'],
         summary: 'An avatar stored by this service (served as the image type it was re-encoded to, nosniff)',
-        params: Type.Object(
-          { name: Type.String({ pattern: '^[0-9a-f]{32}\\.(png|jpg|gif)$' }) },
-          { additionalProperties: false },
-        ),
+        params: AvatarParamsSchema,
       },
     },
     async (req, reply) => {
@@ -222,11 +200,8 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['profile'],
         summary:
           'Set the avatar to an own upload (its URL from POST /objects/ajax/avatars), or null/"" for the default',
-        body: Type.Object(
-          { avatar: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]) },
-          { additionalProperties: false },
-        ),
-        response: { 200: Type.Ref('Me'), ...errorResponses },
+        body: AvatarSetBodySchema,
+        response: { 200: MeRefSchema, ...errorResponses },
       },
     },
     async (req) => toMe(await setAvatar(ctx, req.session!.user.id, req.body.avatar)),
@@ -239,7 +214,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['profile'],
         summary: 'Bind a notification e-mail (or resend for the same unverified one); sends the activation mail',
-        body: EmailBody,
+        body: EmailBodySchema,
         response: emailResponse,
       },
     },
@@ -253,7 +228,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['profile'],
         summary: 'Change the bound e-mail; the new one is unverified until its activation link is opened',
-        body: EmailBody,
+        body: EmailBodySchema,
         response: emailResponse,
       },
     },
@@ -267,7 +242,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['profile'],
         summary: 'Remove the bound e-mail (must name it); it stops receiving notification mail',
-        body: EmailBody,
+        body: EmailBodySchema,
         response: emailResponse,
       },
     },
@@ -281,7 +256,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['profile'],
         summary: 'Spend the activation token from the mail (single use, 24 h, bound to the user and the address)',
-        body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false }),
+        body: EmailVerifyBodySchema,
         response: emailResponse,
       },
     },

@@ -15,8 +15,10 @@ import {
   EMAIL_TOKEN_TTL_MS,
   sniffImageKind,
   type AvatarKind,
+  type AvatarUploadAnswer,
   type BindAttributes,
   type EmailState,
+  type MeUpdateBody,
   type ProfileLanguage,
 } from '../contract';
 
@@ -53,11 +55,7 @@ export function freshUser(ctx: AppContext, userId: string): Promise<SessionUser>
 // ——— account fields and language ———
 
 /** Changes the display name and/or language of the signed-in user. */
-export async function updateMe(
-  ctx: AppContext,
-  userId: string,
-  patch: { name?: string; language?: ProfileLanguage },
-): Promise<SessionUser> {
+export async function updateMe(ctx: AppContext, userId: string, patch: MeUpdateBody): Promise<SessionUser> {
   if (patch.name !== undefined) {
     const name = patch.name.trim();
     if (!name) throw new AppError(400, 'InvalidParameter', { detail: 'name' });
@@ -319,7 +317,7 @@ async function reencode(data: Buffer, kind: AvatarKind): Promise<Buffer> {
  * Checks an uploaded image by content (magic bytes, then a full decode), re-encodes it without
  * metadata and stores it under a random name; nothing is written when any check fails.
  */
-export async function storeAvatar(ctx: AppContext, userId: string, data: Buffer): Promise<{ url: string }> {
+export async function storeAvatar(ctx: AppContext, userId: string, data: Buffer): Promise<AvatarUploadAnswer> {
   if (data.length > AVATAR_MAX_BYTES) throw new AppError(413, 'ProfileAvatarTooLarge');
   const kind = sniffImageKind(data.subarray(0, 8));
   if (!kind) throw new AppError(400, 'ProfileAvatarFormat');

@@ -2,7 +2,7 @@ import { Alert, DatePicker, Form, Input, Modal, Radio } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { SshKey, SshKeyInput, SshKeyScope } from '../api';
+import type { SshKey, SshKeyCreateBody, SshKeyScope } from '../contract';
 import { looksSupported, SSH_KEY_MAX_LENGTH } from '../rules';
 
 /** Props of the create/edit dialog; `editing` null means create. Mount with a new `key` per opening. */
@@ -11,8 +11,8 @@ export interface SshKeyDialogProps {
   editing: SshKey | null;
   saving: boolean;
   onCancel(): void;
-  /** Saves; resolves to an error text to show, or undefined when done. */
-  onSubmit(input: SshKeyInput): Promise<string | undefined>;
+  /** Saves; resolves to an error text to show, or undefined when done or when the central notice said it (≥ 500). */
+  onSubmit(input: SshKeyCreateBody): Promise<string | undefined>;
 }
 
 interface FormValues {

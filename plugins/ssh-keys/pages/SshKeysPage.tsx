@@ -6,14 +6,14 @@ import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { edition } from '../../../src/core/edition';
 import { EMPTY_PLACEHOLDER, formatDateTime } from '../../../src/core/i18n/format';
-import { useStores } from '../../../src/core/stores/root';
-import type { SshKey, SshKeyInput } from '../api';
+import { failureText, type Failure } from '../../../src/core/stores/failure';
+import { useStore } from '../../../src/core/stores/root';
+import type { SshKey, SshKeyCreateBody } from '../contract';
 import { SshKeyDialog } from '../components/SshKeyDialog';
-import type { SshKeyFailure, SshKeysStore } from '../store';
 
 /** SSH public keys: add button, count, list (fingerprint as ssh-keygen prints it), dialogs, delete. */
 const SshKeysView = observer(function SshKeysView() {
-  const { sshKeys } = useStores<{ sshKeys: SshKeysStore }>();
+  const sshKeys = useStore('sshKeys');
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const [toast, toastHolder] = message.useMessage();
@@ -30,15 +30,15 @@ const SshKeysView = observer(function SshKeysView() {
     void sshKeys.load();
   }, [sshKeys]);
 
-  const describe = (f: SshKeyFailure | undefined) => (f ? ('id' in f ? t(f.id) : f.text) : undefined);
+  // No failure to describe means a response ≥ 500: the central notice (with its requestId) has said it.
+  const describe = (f: Failure | undefined) => (f ? failureText(f, t) : undefined);
 
-  const save = async (input: SshKeyInput): Promise<string | undefined> => {
+  const save = async (input: SshKeyCreateBody): Promise<string | undefined> => {
     const editing = dialog.editing;
     const r = editing
       ? await sshKeys.update(editing.id, { name: input.name, scope: input.scope, expires_at: input.expires_at })
       : await sshKeys.create(input);
-    if (!r.ok)
-      return describe(r.failure) ?? t(editing ? 'ssh-keys.message.updateFailed' : 'ssh-keys.message.createFailed');
+    if (!r.ok) return describe(r.failure);
     closeDialog();
     void toast.success(t(editing ? 'ssh-keys.message.updated' : 'ssh-keys.message.created'));
     return undefined;
@@ -47,7 +47,7 @@ const SshKeysView = observer(function SshKeysView() {
   const remove = async (key: SshKey) => {
     const r = await sshKeys.remove(key.id);
     if (r.ok) void toast.success(t('ssh-keys.message.deleted'));
-    else void toast.error(describe(r.failure) ?? t('ssh-keys.message.deleteFailed'));
+    else if (r.failure) void toast.error(describe(r.failure));
   };
 
   const columns: ColumnsType<SshKey> = [

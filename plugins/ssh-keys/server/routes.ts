@@ -1,50 +1,14 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../../server/errors';
-import { addKey, deleteKey, getKey, listKeys, SSH_KEY_MAX_LENGTH, updateKey } from './service';
-
-const Scope = Type.Union([Type.Literal('read_only'), Type.Literal('read_write')]);
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
-
-/** One SSH key as the code-hosting API answers it. */
-export const SshKeySchema = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    key: Type.String(),
-    key_type: Type.String(),
-    fingerprint: Type.String(),
-    scope: Scope,
-    expires_at: Nullable(Type.String()),
-    last_used_at: Nullable(Type.String()),
-    created_at: Type.String(),
-    expired: Type.Boolean(),
-  },
-  { additionalProperties: false },
-);
-
-/** Create body: name and key required; scope defaults to read/write; expiry optional (null = never). */
-export const CreateSshKeyBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    // Longer pastes still reach the service, which answers with the precise 'over 5000 characters' message.
-    key: Type.String({ minLength: 1, maxLength: SSH_KEY_MAX_LENGTH * 4 }),
-    scope: Type.Optional(Scope),
-    expires_at: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
-  },
-  { additionalProperties: false },
-);
-
-/** Edit body: name, scope, expiry. */
-export const UpdateSshKeyBody = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    scope: Type.Optional(Scope),
-    expires_at: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
-  },
-  { additionalProperties: false },
-);
-
-const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+import { SuccessSchema } from '../../../schemas/common';
+import {
+  SshKeyCreateBodySchema,
+  SshKeyIdParamsSchema,
+  SshKeyListSchema,
+  SshKeySchema,
+  SshKeyUpdateBodySchema,
+} from '../contract';
+import { addKey, deleteKey, getKey, listKeys, updateKey } from './service';
 
 /**
  * The code-hosting key API on both host prefixes: `/uiless/proxy/codeup/…` (China editions) and
@@ -63,7 +27,7 @@ export const sshKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           tags: ['ssh-keys'],
           summary: 'The signed-in user’s SSH public keys, newest first (an array)',
-          response: { 200: Type.Array(SshKeySchema), ...errorResponses },
+          response: { 200: SshKeyListSchema, ...errorResponses },
         },
       },
       async (req) => listKeys(ctx, req.session!.user.id),
@@ -76,7 +40,7 @@ export const sshKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           tags: ['ssh-keys'],
           summary: 'Adds an RSA (≥ 2048 bits) or ed25519 public key; the same key twice (anyone’s) is 409',
-          body: CreateSshKeyBody,
+          body: SshKeyCreateBodySchema,
           response: { 201: SshKeySchema, ...errorResponses },
         },
       },
@@ -99,7 +63,7 @@ export const sshKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           tags: ['ssh-keys'],
           summary: 'One of the user’s keys (another user’s key is 404)',
-          params: IdParams,
+          params: SshKeyIdParamsSchema,
           response: { 200: SshKeySchema, ...errorResponses },
         },
       },
@@ -113,8 +77,8 @@ export const sshKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           tags: ['ssh-keys'],
           summary: 'Renames a key or changes its scope or expiry (another user’s key is 404)',
-          params: IdParams,
-          body: UpdateSshKeyBody,
+          params: SshKeyIdParamsSchema,
+          body: SshKeyUpdateBodySchema,
           response: { 200: SshKeySchema, ...errorResponses },
         },
       },
@@ -128,11 +92,8 @@ export const sshKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           tags: ['ssh-keys'],
           summary: 'Deletes a key (another user’s key is 404)',
-          params: IdParams,
-          response: {
-            200: Type.Object({ success: Type.Boolean() }, { additionalProperties: false }),
-            ...errorResponses,
-          },
+          params: SshKeyIdParamsSchema,
+          response: { 200: SuccessSchema, ...errorResponses },
         },
       },
       async (req) => {

@@ -1,18 +1,18 @@
 import sshpk from 'sshpk';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../../server/context';
-import type { DB, SshKeysTable } from '../../../server/db/schema';
+import type { DB } from '../../../server/db/schema';
+import type { SshKeysTable } from './tables';
 import { AppError } from '../../../server/errors';
 import { newId } from '../../../server/auth/random';
-
-/** Longest paste accepted, whitespace included. */
-export const SSH_KEY_MAX_LENGTH = 5000;
-/** Smallest RSA modulus accepted, in bits. */
-export const SSH_RSA_MIN_BITS = 2048;
-/** What a key may do: clone/pull only, or also push. */
-export const SSH_KEY_SCOPES = ['read_only', 'read_write'] as const;
-/** One of the scopes. */
-export type SshKeyScope = (typeof SSH_KEY_SCOPES)[number];
+import {
+  SSH_KEY_MAX_LENGTH,
+  SSH_RSA_MIN_BITS,
+  type SshKey,
+  type SshKeyCreateBody,
+  type SshKeyScope,
+  type SshKeyUpdateBody,
+} from '../contract';
 
 /** Declared type (first word) → the type sshpk finds inside the key blob. */
 const ACCEPTED_TYPES: Record<string, string> = { 'ssh-rsa': 'rsa', 'ssh-ed25519': 'ed25519' };
@@ -75,25 +75,10 @@ function isPrivateKey(text: string): boolean {
   }
 }
 
-/** A key as the list and dialogs show it. */
-export interface SshKeyView {
-  id: string;
-  name: string;
-  key: string;
-  key_type: string;
-  fingerprint: string;
-  scope: SshKeyScope;
-  expires_at: string | null;
-  last_used_at: string | null;
-  created_at: string;
-  /** Past its expiry: refused for use, shown as 'the public key has expired'. */
-  expired: boolean;
-}
-
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** Shapes a row for the client, with the expired flag computed on the injected clock. */
-export function toView(row: SshKeysTable, now: number): SshKeyView {
+export function toView(row: SshKeysTable, now: number): SshKey {
   return {
     id: row.id,
     name: row.name,
@@ -117,7 +102,7 @@ function parseExpiry(ctx: AppContext, value: string | null | undefined): number 
 }
 
 /** The user's keys, newest first. */
-export async function listKeys(ctx: AppContext, userId: string): Promise<SshKeyView[]> {
+export async function listKeys(ctx: AppContext, userId: string): Promise<SshKey[]> {
   const rows = await ctx.db
     .selectFrom('ssh_keys')
     .selectAll()
@@ -142,20 +127,16 @@ async function ownedKey(db: Kysely<DB>, userId: string, id: string): Promise<Ssh
 }
 
 /** One of the user's keys; another user's key answers 404. */
-export async function getKey(ctx: AppContext, userId: string, id: string): Promise<SshKeyView> {
+export async function getKey(ctx: AppContext, userId: string, id: string): Promise<SshKey> {
   return toView(await ownedKey(ctx.db, userId, id), ctx.clock.now().getTime());
 }
 
-/** What a create call carries. */
-export interface CreateSshKeyInput {
-  name: string;
-  key: string;
-  scope: SshKeyScope;
-  expires_at?: string | null;
-}
-
 /** Adds a key after every rule; the same key (by fingerprint) added by anyone before gives 409. */
-export async function addKey(ctx: AppContext, userId: string, input: CreateSshKeyInput): Promise<SshKeyView> {
+export async function addKey(
+  ctx: AppContext,
+  userId: string,
+  input: SshKeyCreateBody & { scope: SshKeyScope },
+): Promise<SshKey> {
   const name = input.name.trim();
   if (!name) throw new AppError(400, 'InvalidParameter', { detail: 'name' });
   const parsed = parseSshPublicKey(input.key);
@@ -188,20 +169,8 @@ export async function addKey(ctx: AppContext, userId: string, input: CreateSshKe
   return toView(row, ctx.clock.now().getTime());
 }
 
-/** What an edit may change: name, scope and expiry (the key itself is fixed; add a new one instead). */
-export interface UpdateSshKeyInput {
-  name?: string;
-  scope?: SshKeyScope;
-  expires_at?: string | null;
-}
-
 /** Edits one of the user's keys; another user's key answers 404 and nothing changes. */
-export async function updateKey(
-  ctx: AppContext,
-  userId: string,
-  id: string,
-  input: UpdateSshKeyInput,
-): Promise<SshKeyView> {
+export async function updateKey(ctx: AppContext, userId: string, id: string, input: SshKeyUpdateBody): Promise<SshKey> {
   const row = await ownedKey(ctx.db, userId, id);
   const patch: Partial<SshKeysTable> = {};
   if (input.name !== undefined) {

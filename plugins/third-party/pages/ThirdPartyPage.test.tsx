@@ -1,49 +1,39 @@
-import { render, screen } from '@testing-library/react';
-import { IntlProvider } from 'react-intl';
-import { describe, expect, it, vi } from 'vitest';
-import { RequestError, type RequestClient } from '../../../src/core/request';
-import { StoresProvider, type RootStore } from '../../../src/core/stores/root';
-import en from '../messages/en_US.json';
-import { ThirdPartyStore } from '../store';
+import { cleanup, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeBackend, ok, serviceError, type FakeRoute } from '../../../tests/kit/fake-backend';
+import { renderWithCore } from '../../../tests/kit/web';
 import ThirdPartyPage from './ThirdPartyPage';
 
-function show(get: ReturnType<typeof vi.fn>) {
-  const thirdParty = new ThirdPartyStore({ get } as unknown as RequestClient);
-  render(
-    <IntlProvider locale="en-US" messages={en}>
-      <StoresProvider value={{ thirdParty } as unknown as RootStore}>
-        <ThirdPartyPage />
-      </StoresProvider>
-    </IntlProvider>,
-  );
-  return thirdParty;
+afterEach(cleanup);
+
+async function show(identities: FakeRoute) {
+  const backend = fakeBackend({ 'GET /individual/proxy/my/identities': identities });
+  // The section's store loads with the page, through the plugin's lazy factory.
+  const view = await renderWithCore(<ThirdPartyPage />, { backend, route: '/users/settings/third-party' });
+  return { ...view, store: () => view.root.store('thirdParty') };
 }
 
 describe('third-party page', () => {
   it('shows the synchronised account per credential and the empty entries', async () => {
-    const store = show(
-      vi.fn().mockResolvedValue([
-        null,
-        {
-          results: [
-            { id: '1', provider: 'feishu', credential: 'feishu', open_id: 'ou_9', name: 'Feishu', created_at: '' },
-            { id: '2', provider: 'idp', credential: 'idp:corp', open_id: 'x', name: 'Corp', created_at: '' },
-          ],
-        },
-      ]),
+    const { store } = await show(
+      ok({
+        results: [
+          { id: '1', provider: 'feishu', credential: 'feishu', open_id: 'ou_9', name: 'Feishu', created_at: '' },
+          { id: '2', provider: 'idp', credential: 'idp:corp', open_id: 'x', name: 'Corp', created_at: '' },
+        ],
+      }),
     );
     expect(await screen.findByText('Synchronized account ou_9')).toBeTruthy();
     expect(screen.getAllByText('No synchronization account')).toHaveLength(2);
     expect(screen.getByText('API synchronization')).toBeTruthy();
-    expect(Object.keys(store.credentials)).toEqual(['feishu', 'idp:corp']);
+    expect(Object.keys((await store()).credentials)).toEqual(['feishu', 'idp:corp']);
   });
 
-  it('says the system is abnormal when the call fails', async () => {
-    const store = show(
-      vi.fn().mockResolvedValue([new RequestError({ status: 500, message: 'x', url: '/', method: 'GET' }), undefined]),
-    );
+  it('says the system is abnormal when the call fails, next to the central notice with the requestId', async () => {
+    const { store, backend } = await show(serviceError(500, 'SystemError', 'x', 'req-9'));
     expect(await screen.findByText('The system is abnormal, please retry')).toBeTruthy();
-    expect(store.identities).toEqual([]);
-    expect(store.loading).toBe(false);
+    expect((await store()).identities).toEqual([]);
+    expect((await store()).loading).toBe(false);
+    expect(backend.notices.map((n) => n.requestId)).toEqual(['req-9']);
   });
 });

@@ -3,8 +3,7 @@ import { Avatar, Badge, Button, Card, List, Result, Skeleton, Typography } from 
 import { observer } from 'mobx-react-lite';
 import { useEffect, type ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { useStores } from '../../../src/core/stores/root';
-import type { ThirdPartyStore } from '../store';
+import { useStore } from '../../../src/core/stores/root';
 
 /** The fixed entries: credential key, title message and icon. */
 const ENTRIES: Array<{ credential: string; titleId: string; icon: ReactNode; color: string }> = [
@@ -15,7 +14,7 @@ const ENTRIES: Array<{ credential: string; titleId: string; icon: ReactNode; col
 
 /** Third-party bindings: DingTalk, Feishu and API synchronisation, each with its synchronised account. */
 const ThirdPartyView = observer(function ThirdPartyView() {
-  const { thirdParty } = useStores<{ thirdParty: ThirdPartyStore }>();
+  const thirdParty = useStore('thirdParty');
 
   useEffect(() => {
     void thirdParty.load();

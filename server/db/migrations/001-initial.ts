@@ -90,6 +90,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('preferences_pk', ['user_id', 'key'])
     .execute();
 
+  // Owned by the access-tokens slice (types in plugins/access-tokens/server/tables.ts); created here because
+  // this migration is recorded in existing databases and must never change.
   await db.schema
     .createTable('personal_access_tokens')
     .addColumn('id', 'varchar(32)', (c) => c.primaryKey())

@@ -84,11 +84,11 @@ export function isMenuEntryVisible(entry: Pick<MenuEntry, 'visible'>, flags: Acc
   return false;
 }
 
-/** A plugin's section permission: a plain boolean, or an app the organisation must have. */
-export type PermissionRule = boolean | { app: string } | undefined;
+/** Who may see a plugin's settings section on top of the edition's menu rule: a plain flag, or an app the organisation must have. */
+export type Permission = boolean | { app: string };
 
 /** Evaluates a plugin section's `permission`; absent means open. */
-export function isPermitted(permission: PermissionRule, flags: AccessFlags): boolean {
+export function isPermitted(permission: Permission | undefined, flags: AccessFlags): boolean {
   if (permission === undefined) return true;
   if (typeof permission === 'boolean') return permission;
   return !!flags[permission.app];

@@ -1,6 +1,6 @@
 import dayjs, { type Dayjs } from 'dayjs';
 import type { Locale } from '../edition';
-import { htmlLang } from './locale';
+import { localeTag } from './locale';
 
 /** Date-only format used in lists and pickers. */
 export const DATE_FORMAT = 'YYYY-MM-DD';
@@ -95,7 +95,7 @@ export function formatRelativeTime(value: DateInput, locale: Locale, now: NowInp
   if (!parts) return EMPTY_PLACEHOLDER;
   // `Object.is(-0, …)` would print "in 0 seconds"; zero is always "now-ish" past.
   const amount = parts.value === 0 ? -0 : parts.value;
-  return new Intl.RelativeTimeFormat(htmlLang(locale), { numeric: 'always' }).format(amount, parts.unit);
+  return new Intl.RelativeTimeFormat(localeTag(locale, 'html'), { numeric: 'always' }).format(amount, parts.unit);
 }
 
 /** Groups the integer part by thousands (1234567.5 → '1,234,567.5'); non-numbers show '-'. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_LOCALE, LOCALE_COOKIES, htmlLang, normalizeLocale, readCookie, resolveLocale } from './locale';
+import { FALLBACK_LOCALE, LOCALE_COOKIES, localeTag, normalizeLocale, readCookie, resolveLocale } from './locale';
 
 describe('normalizeLocale', () => {
   it('maps zh and zh-TW (any zh) to zh_CN', () => {
@@ -38,9 +38,16 @@ describe('resolveLocale', () => {
   });
 });
 
-describe('htmlLang', () => {
-  it('gives the BCP 47 tag of each locale', () => {
-    expect(htmlLang('zh_CN')).toBe('zh-CN');
-    expect(htmlLang('en_US')).toBe('en');
+describe('localeTag', () => {
+  it('gives the html lang attribute of each locale', () => {
+    expect(localeTag('zh_CN', 'html')).toBe('zh-CN');
+    expect(localeTag('en_US', 'html')).toBe('en');
+  });
+
+  it('gives the BCP 47 tag for Intl and Accept-Language, and the dayjs locale name', () => {
+    expect(localeTag('zh_CN')).toBe('zh-CN');
+    expect(localeTag('en_US')).toBe('en-US');
+    expect(localeTag('zh_CN', 'dayjs')).toBe('zh-cn');
+    expect(localeTag('en_US', 'dayjs')).toBe('en');
   });
 });

@@ -1,7 +1,10 @@
+import { LOCALE_COOKIE } from '../../../schemas/locale';
 import type { Locale } from '../edition';
 
+export { LOCALE_COOKIE, localeTag, type LocaleTagForm } from '../../../schemas/locale';
+
 /** Cookie names that may carry the user's language, in the order they are trusted. */
-export const LOCALE_COOKIES = ['ak_user_locale', 'teambition_lang', 'aliyun_lang'] as const;
+export const LOCALE_COOKIES = [LOCALE_COOKIE, 'teambition_lang', 'aliyun_lang'] as const;
 
 /** The locale used when neither a cookie nor the edition says otherwise. */
 export const FALLBACK_LOCALE: Locale = 'zh_CN';
@@ -34,9 +37,4 @@ export function resolveLocale(cookies: string, editionDefault?: Locale): Locale 
     if (v) return normalizeLocale(v);
   }
   return editionDefault ?? FALLBACK_LOCALE;
-}
-
-/** The BCP 47 tag for the `lang` attribute and Intl APIs. */
-export function htmlLang(locale: Locale): string {
-  return locale === 'zh_CN' ? 'zh-CN' : 'en';
 }

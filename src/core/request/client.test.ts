@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRequestClient, type RequestClientOptions, type ServerErrorNotice } from './client';
+import { createRequestClient, type RequestClientOptions, type RequestOptions, type ServerErrorNotice } from './client';
 import { CLIENT_STATUS, REQUEST_TIMEOUT_MS } from './constants';
 import type { RequestError } from './errors';
 import enUS from '../messages/en_US.json';
@@ -187,10 +187,14 @@ describe('results', () => {
     });
   });
 
-  it('does not show the notice for silent calls', async () => {
+  it('shows the notice for every status >= 500, whatever the call options (no call can hide it)', async () => {
     const { c, showServerError } = client();
-    await c.get('/fail500', undefined, { silent: true });
-    expect(showServerError).not.toHaveBeenCalled();
+    // @ts-expect-error -- the option that hid the notice is gone; an old caller passing it changes nothing
+    const hide: RequestOptions = { silent: true };
+    await c.get('/fail500', undefined, hide);
+    await c.post('/fail503-header', { a: 1 }, { handleUnauthorized: false, timeoutMs: 1000 });
+    expect(showServerError).toHaveBeenCalledTimes(2);
+    expect(showServerError.mock.calls.map(([n]) => n.requestId)).toEqual(['req-500', 'hdr-1']);
   });
 
   it('calls onUnauthorized on 401 unless the call opts out', async () => {

@@ -27,8 +27,6 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Lets the caller cancel; a cancelled call yields status -1. */
   signal?: AbortSignal;
-  /** Suppresses the system-exception notice for callers that show their own message. */
-  silent?: boolean;
   /** Set false on calls where a 401 is an answer (e.g. a password check), not a lost session. */
   handleUnauthorized?: boolean;
 }
@@ -204,7 +202,8 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
 
   function fail(error: RequestError, opts: RequestOptions): [RequestError, undefined] {
     const info: RequestInfo = { url: error.url, method: error.method };
-    if (error.status >= SERVER_ERROR_MIN_STATUS && !opts.silent) {
+    // Every response ≥ 500 shows the notice with its requestId; no call may hide it (callers show nothing more).
+    if (error.status >= SERVER_ERROR_MIN_STATUS) {
       safely(() =>
         hooks.showServerError({
           title: hooks.translate('core.request.systemException'),

@@ -25,7 +25,7 @@ describe('member lookup', () => {
     expect(get).toHaveBeenCalledWith(
       '/api/organizations/org-7/members/list',
       { userIds: ['u1', 'u2'] },
-      expect.objectContaining({ timeoutMs: 5000, silent: true }),
+      expect.objectContaining({ timeoutMs: 5000, handleUnauthorized: false }),
     );
     expect(MEMBERS_TIMEOUT_MS).toBe(5000);
   });

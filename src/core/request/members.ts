@@ -44,7 +44,7 @@ export function createMemberLookup(client: RequestClient, options: MemberLookupO
     const [error, data] = await client.get(
       membersListUrl(options.privateDeployment, orgId),
       { userIds: ids },
-      { timeoutMs: options.timeoutMs ?? MEMBERS_TIMEOUT_MS, silent: true, handleUnauthorized: false },
+      { timeoutMs: options.timeoutMs ?? MEMBERS_TIMEOUT_MS, handleUnauthorized: false },
     );
     const found = new Map<string, string>();
     if (!error) {

@@ -1,16 +1,15 @@
 import { makeAutoObservable, runInAction } from 'mobx';
+import { LOCALE_COOKIE, localeTag } from '../../../schemas/locale';
 import { computeAccess, type AccessFlags } from '../access';
 import { edition, type Locale } from '../edition';
 import type { RequestClient } from '../request';
-import { sessionApi, type CurrentUser } from './session-api';
-
-/** Cookie that records the chosen language (the first of the locale cookies, so it wins). */
-export const LOCALE_COOKIE = 'ak_user_locale';
+import type { Me } from '../../../schemas/session';
+import { sessionApi } from './session-api';
 
 /** Who is signed in, what their organisation has installed, and the UI language. */
 export class SessionStore {
   /** The signed-in user; null until loaded or when signed out. */
-  user: CurrentUser | null = null;
+  user: Me | null = null;
   /** App identities installed in the current organisation. */
   installedApps: string[] = [];
   /** True until the first load settles, so the shell shows nothing half-known. */
@@ -63,6 +62,6 @@ export class SessionStore {
   setLocale(locale: Locale): void {
     this.locale = locale;
     document.cookie = `${LOCALE_COOKIE}=${locale}; path=/; max-age=31536000; SameSite=Lax`;
-    document.documentElement.lang = locale === 'zh_CN' ? 'zh-CN' : 'en';
+    document.documentElement.lang = localeTag(locale, 'html');
   }
 }

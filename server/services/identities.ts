@@ -1,13 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from '../../../server/clock';
-import type { DB, IdentitiesTable } from '../../../server/db/schema';
-import { newId } from '../../../server/auth/random';
-import { AccountError, findUserByUsername } from '../../../server/services/accounts';
+import type { Clock } from '../clock';
+import type { DB, IdentitiesTable } from '../db/schema';
+import { newId } from '../auth/random';
+import { AccountError, findUserByUsername } from './accounts';
+import { IDENTITY_PROVIDERS, type Identity, type IdentityProvider } from '../../schemas/identities';
 
-/** External account kinds: the two synchronised directories, the API synchronisation and identity providers. */
-export const IDENTITY_PROVIDERS = ['dingtalk', 'feishu', 'api', 'idp'] as const;
-/** One of the kinds. */
-export type IdentityProvider = (typeof IDENTITY_PROVIDERS)[number];
+// Third-party and identity-provider bindings: a core service, because two web sections (third-party,
+// identity-provider) read them and the admin CLI writes them.
 
 /** Display names of the fixed providers (an identity provider is named by the admin). */
 const PROVIDER_NAMES: Record<Exclude<IdentityProvider, 'idp'>, string> = {
@@ -16,20 +15,9 @@ const PROVIDER_NAMES: Record<Exclude<IdentityProvider, 'idp'>, string> = {
   api: 'API',
 };
 
-/** One binding as `GET /individual/proxy/my/identities` answers it. */
-export interface IdentityView {
-  id: string;
-  provider: IdentityProvider;
-  /** Key of the credential (app / identity source) this account belongs to; the page indexes by it. */
-  credential: string;
-  open_id: string;
-  name: string;
-  created_at: string;
-}
-
-/** The user's bindings, oldest first. */
-export async function listIdentities(db: Kysely<DB>, userId: string): Promise<IdentityView[]> {
-  const rows = await db
+/** The user's bindings, oldest first, as `GET /individual/proxy/my/identities` answers them. */
+export async function listIdentities(deps: { db: Kysely<DB> }, userId: string): Promise<Identity[]> {
+  const rows = await deps.db
     .selectFrom('identities')
     .selectAll()
     .where('user_id', '=', userId)
@@ -107,14 +95,14 @@ export async function bindIdentity(
 
 /** Removes a user's binding to one provider (all identity sources for `idp` unless a name is given). */
 export async function unbindIdentity(
-  db: Kysely<DB>,
+  deps: { db: Kysely<DB> },
   username: string,
   provider: IdentityProvider,
   name?: string,
 ): Promise<number> {
-  const user = await findUserByUsername(db, username);
+  const user = await findUserByUsername(deps.db, username);
   if (!user) throw new AccountError(`user "${username}" does not exist`);
-  let q = db.deleteFrom('identities').where('user_id', '=', user.id).where('provider', '=', provider);
+  let q = deps.db.deleteFrom('identities').where('user_id', '=', user.id).where('provider', '=', provider);
   if (provider === 'idp' && name) q = q.where('credential', '=', `idp:${name.trim().toLowerCase()}`);
   const r = await q.executeTakeFirst();
   return Number(r.numDeletedRows);

@@ -1,0 +1,34 @@
+import { defineServerMessages } from '../../../server/i18n/index';
+
+/** Error codes of personal access token management, in both languages the service answers in. */
+export const messages = defineServerMessages({
+  en_US: {
+    AccessTokenNotFound: 'The access token does not exist.',
+    AccessTokenNameRequired: 'Please enter a name.',
+    AccessTokenDescriptionRequired: 'Please enter a description (1 to 200 characters).',
+    AccessTokenExpired: 'The access token has expired and can no longer be edited; create a new one.',
+    AccessTokenExpiryInvalid: 'The expiration time must be a valid time later than now.',
+    AccessTokenScopeRequired: 'Select at least one scope.',
+    AccessTokenScopeUnknown: 'Unknown access token scope "{scope}".',
+    AccessTokenScopeReadOnly: 'The scope "{scope}" can only be granted read-only.',
+    AccessTokenLimitReached: 'You can hold at most {max} access tokens; delete unused ones first.',
+  },
+  zh_CN: {
+    AccessTokenNotFound: '访问令牌不存在。',
+    AccessTokenNameRequired: '请输入名称。',
+    AccessTokenDescriptionRequired: '请输入描述（1 到 200 个字符）。',
+    AccessTokenExpired: '访问令牌已过期，不能再编辑，请新建令牌。',
+    AccessTokenExpiryInvalid: '过期时间必须是晚于当前时间的有效时间。',
+    AccessTokenScopeRequired: '请至少选择一个权限范围。',
+    AccessTokenScopeUnknown: '未知的访问令牌权限范围“{scope}”。',
+    AccessTokenScopeReadOnly: '权限范围“{scope}”只能授予只读权限。',
+    AccessTokenLimitReached: '最多只能持有 {max} 个访问令牌，请先删除不用的令牌。',
+  },
+});
+
+declare module '../../../server/i18n/index' {
+  /** This slice's codes are valid `AppError` codes wherever the slice is compiled in. */
+  interface PluginMessageCodes {
+    'access-tokens': keyof typeof messages.en_US;
+  }
+}

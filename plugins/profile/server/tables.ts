@@ -1,0 +1,37 @@
+/**
+ * The profile slice's tables (migration `010-profile`).
+ * Kysely sees them through the augmentation below, so the core schema names no plugin table.
+ */
+
+/** E-mail activation tokens; only the SHA-256 of the token is stored, bound to one user and one address. */
+export interface EmailTokensTable {
+  token_hash: string;
+  user_id: string;
+  email: string;
+  created_at: number;
+  expires_at: number;
+  /** Set when the token is spent; a spent token is refused. */
+  used_at: number | null;
+}
+
+/** When a user was last sent an activation mail; the atomic update on it is the resend throttle. */
+export interface EmailSendThrottleTable {
+  user_id: string;
+  last_sent_at: number;
+}
+
+/** Avatar files the service stored (DATA_DIR/avatars/<name>) and who uploaded them (the owner check). */
+export interface AvatarUploadsTable {
+  name: string;
+  user_id: string;
+  content_type: string;
+  created_at: number;
+}
+
+declare module '../../../server/db/schema' {
+  interface DB {
+    email_tokens: EmailTokensTable;
+    email_send_throttle: EmailSendThrottleTable;
+    avatar_uploads: AvatarUploadsTable;
+  }
+}

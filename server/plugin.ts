@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Migration } from 'kysely';
+import type { AppContext } from './context';
+import type { TokenAuthenticator } from './auth/tokens';
+import type { ServerMessages } from './i18n/index';
+import type { CliCommand } from './cli/command';
+
+/** Core services a slice may implement; the core reaches them through `AppContext`, never by importing the slice. */
+export interface ServerProvides {
+  /** Verifies personal access tokens for `auth: 'token'` routes (becomes `ctx.tokenAuth`). */
+  tokenAuth?: (ctx: AppContext) => TokenAuthenticator;
+}
+
+/**
+ * The server half of a feature plugin as one slice: `plugins/<id>/server/index.ts` default-exports it.
+ * The service core discovers slices by folder (see `server/plugin-loader.ts`) and never imports one.
+ */
+export interface ServerPlugin {
+  /** The plugin id; equals the folder name under `plugins/`. */
+  id: string;
+  /** Its HTTP routes; mounted only when the edition's manifest lists the plugin. */
+  routes?: FastifyPluginAsyncTypebox;
+  /**
+   * Its database migrations by name. Names are global (one Kysely bookkeeping table) and ordered with
+   * the core's by name, so a new migration takes a number above every existing one.
+   */
+  migrations?: Record<string, Migration>;
+  /** Its error codes with their texts in both languages (see `defineServerMessages`). */
+  messages?: ServerMessages<string>;
+  /** Its admin CLI commands. */
+  cli?: CliCommand[];
+  /** Core services it implements for the edition that mounts it. */
+  provides?: ServerProvides;
+}
+
+/** Declares a slice; an identity function that keeps the literal type (so typos in field names fail to compile). */
+export function defineServerPlugin<T extends ServerPlugin>(def: T): T {
+  return def;
+}

@@ -1,0 +1,56 @@
+import { SERVER_ERROR_MIN_STATUS } from '../request/constants';
+import type { RequestError } from '../request/errors';
+
+/** What a page shows for a failed action: one of its own message ids, or the service's already localised text. */
+export type Failure = { id: string } | { text: string };
+
+/**
+ * Outcome of a store action. A failure without anything to show is a response ≥ 500: the request client's
+ * central notice (with the requestId) has said it already, so the page adds nothing.
+ */
+export type ActionResult = { ok: true } | { ok: false; failure?: Failure };
+
+/** Service error codes a slice explains in its own catalogue, mapped to its message ids. */
+export type FailureCodes = Readonly<Record<string, string>>;
+
+/** Options of `failureOf`. */
+export interface FailureOptions {
+  /**
+   * Show the service's own message for a 4xx it explained (default true). Off for actions whose page always
+   * says the same thing whatever the reason.
+   */
+  serviceText?: boolean;
+}
+
+/**
+ * The one mapping from a failed call to what a page shows:
+ * - a response ≥ 500: nothing (the central system-exception notice already shows it, with its requestId);
+ * - a service code the slice knows: that slice's message id;
+ * - another 4xx carrying the service's message (in the reader's language, from Accept-Language): that text;
+ * - anything else (network, timeout, a 4xx without message): the fallback message id.
+ */
+export function failureOf(
+  error: RequestError,
+  codes: FailureCodes,
+  fallbackId: string,
+  options: FailureOptions = {},
+): Failure | undefined {
+  if (error.status >= SERVER_ERROR_MIN_STATUS) return undefined;
+  const data = (error.data ?? {}) as { code?: unknown; message?: unknown };
+  const code = typeof data.code === 'string' ? data.code : error.code;
+  if (code && Object.hasOwn(codes, code)) return { id: codes[code] };
+  if (
+    options.serviceText !== false &&
+    error.status >= 400 &&
+    error.status < SERVER_ERROR_MIN_STATUS &&
+    typeof data.message === 'string' &&
+    data.message
+  )
+    return { text: data.message };
+  return { id: fallbackId };
+}
+
+/** The text of a failure in the page's language; `translate` is e.g. `(id) => intl.formatMessage({ id })`. */
+export function failureText(failure: Failure, translate: (id: string) => string): string {
+  return 'id' in failure ? translate(failure.id) : failure.text;
+}

@@ -1,0 +1,174 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { makeObservable, observable } from 'mobx';
+import { Suspense } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRequestClient, RequestError, type RequestResult } from '../request';
+import { createTracker } from '../tracking';
+import { failureOf, failureText } from './failure';
+import { ResourceStore } from './resource';
+import { createRootStore, StoresProvider, useStore, type PluginStores, type RootStore, type StoreMap } from './root';
+
+afterEach(cleanup);
+
+const error = (status: number, data?: unknown) =>
+  new RequestError({ status, message: 'x', url: '/x', method: 'POST', data, code: (data as { code?: string })?.code });
+
+describe('failureOf', () => {
+  const codes = { KeyDuplicate: 'keys.error.duplicate' };
+
+  it('shows nothing for a response >= 500: the central notice has shown it with its requestId', () => {
+    expect(failureOf(error(500, { code: 'KeyDuplicate', message: 'dup' }), codes, 'keys.failed')).toBeUndefined();
+    expect(failureOf(error(502, { code: 'MailFailed', message: 'mail' }), codes, 'keys.failed')).toBeUndefined();
+  });
+
+  it("maps a known code to the slice's message id, another 4xx to the service's localised text", () => {
+    expect(failureOf(error(409, { code: 'KeyDuplicate', message: 'dup' }), codes, 'keys.failed')).toEqual({
+      id: 'keys.error.duplicate',
+    });
+    expect(failureOf(error(400, { code: 'Other', message: 'Explained.' }), codes, 'keys.failed')).toEqual({
+      text: 'Explained.',
+    });
+    expect(failureOf(error(400, { code: 'constructor' }), codes, 'keys.failed')).toEqual({ id: 'keys.failed' });
+  });
+
+  it('falls back to the given id without a response or message, or when the page keeps its own text', () => {
+    expect(failureOf(error(0), codes, 'keys.failed')).toEqual({ id: 'keys.failed' });
+    expect(failureOf(error(-2), codes, 'keys.failed')).toEqual({ id: 'keys.failed' });
+    expect(failureOf(error(403, {}), codes, 'keys.failed')).toEqual({ id: 'keys.failed' });
+    expect(failureOf(error(403, { code: 'X', message: 'no' }), codes, 'keys.failed', { serviceText: false })).toEqual({
+      id: 'keys.failed',
+    });
+  });
+
+  it('turns a failure into text in the page language', () => {
+    const t = (id: string) => `<${id}>`;
+    expect(failureText({ id: 'a.b' }, t)).toBe('<a.b>');
+    expect(failureText({ text: 'as is' }, t)).toBe('as is');
+  });
+});
+
+class Things extends ResourceStore {
+  items: string[] = ['stale'];
+  constructor() {
+    super({ loading: true });
+    makeObservable(this, { items: observable });
+  }
+  load(call: Promise<RequestResult<string[]>>) {
+    return this.loadWith(
+      call,
+      (items) => (this.items = items),
+      () => (this.items = []),
+    );
+  }
+  save(call: Promise<RequestResult<string>>) {
+    return this.saveWith(call, {
+      failure: (e) => failureOf(e, {}, 'things.failed'),
+      apply: (item) => (this.items = [...this.items, item]),
+    });
+  }
+}
+
+describe('ResourceStore', () => {
+  it('ends loading on success and on failure; data stays empty on failure', async () => {
+    const store = new Things();
+    expect(store).toMatchObject({ loading: true, loaded: false });
+    await store.load(Promise.resolve([null, ['a']]));
+    expect(store).toMatchObject({ loading: false, loaded: true, failed: false, items: ['a'] });
+    const pending = store.load(Promise.resolve([error(500), undefined]));
+    expect(store.loading).toBe(true);
+    await pending;
+    expect(store).toMatchObject({ loading: false, loaded: true, failed: true, items: [] });
+  });
+
+  it('ends saving on success and on failure, and says what to show', async () => {
+    const store = new Things();
+    const pending = store.save(Promise.resolve([null, 'b']));
+    expect(store.saving).toBe(true);
+    expect(await pending).toEqual({ ok: true });
+    expect(store.items).toEqual(['stale', 'b']);
+    expect(await store.save(Promise.resolve([error(0), undefined]))).toEqual({
+      ok: false,
+      failure: { id: 'things.failed' },
+    });
+    expect(store.saving).toBe(false);
+    expect(store.items).toEqual(['stale', 'b']);
+  });
+});
+
+declare module './root' {
+  interface StoreMap {
+    /** A store of this test only. */
+    testThings: Things;
+  }
+}
+
+function rootWith(loaders: PluginStores, preset?: Partial<StoreMap>) {
+  const client = createRequestClient({ fetch: (() => Promise.reject(new Error('offline'))) as typeof fetch });
+  return createRootStore(loaders, client, 'en_US', () => createTracker({ send: async () => true }), {
+    stores: preset,
+  });
+}
+
+describe('root store', () => {
+  it('builds a section store on first ask only, once per root, from its lazy module', async () => {
+    let loads = 0;
+    const root = rootWith({
+      testThings: async () => {
+        loads++;
+        return { default: (core) => Object.assign(new Things(), { items: [core.session.locale] }) };
+      },
+    });
+    expect(loads).toBe(0);
+    const first = root.store('testThings');
+    expect(root.store('testThings')).toBe(first);
+    expect((await first).items).toEqual(['en_US']);
+    expect(loads).toBe(1);
+    expect(await rootWith({ testThings: async () => ({ default: () => new Things() }) }).store('testThings')).not.toBe(
+      await first,
+    );
+  });
+
+  it('refuses a store no plugin declares, and retries a module that failed to load', async () => {
+    await expect(rootWith({}).store('testThings')).rejects.toThrow(/testThings/);
+    let fail = true;
+    const root = rootWith({
+      testThings: async () => {
+        if (fail) throw new Error('chunk failed');
+        return { default: () => new Things() };
+      },
+    });
+    await expect(root.store('testThings')).rejects.toThrow('chunk failed');
+    fail = false;
+    await expect(root.store('testThings')).resolves.toBeInstanceOf(Things);
+  });
+
+  it('useStore suspends until the module is loaded, then renders with it; ready-made stores do not suspend', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const root = rootWith({
+      testThings: async () => {
+        await gate;
+        return { default: () => Object.assign(new Things(), { items: ['loaded'] }) };
+      },
+    });
+    function Page() {
+      return <p>{useStore('testThings').items.join()}</p>;
+    }
+    const ui = (r: RootStore) => (
+      <StoresProvider value={r}>
+        <Suspense fallback={<i>waiting</i>}>
+          <Page />
+        </Suspense>
+      </StoresProvider>
+    );
+    await act(async () => void render(ui(root)));
+    expect(screen.getByText('waiting')).toBeTruthy();
+    await act(async () => release());
+    expect(await screen.findByText('loaded')).toBeTruthy();
+    cleanup();
+
+    const preset = Object.assign(new Things(), { items: ['given'] });
+    render(ui(rootWith({}, { testThings: preset })));
+    expect(screen.getByText('given')).toBeTruthy();
+  });
+});

@@ -1,0 +1,146 @@
+import { act, render, type RenderResult } from '@testing-library/react';
+import { runInAction } from 'mobx';
+import { Suspense, type ReactNode } from 'react';
+import { IntlProvider } from 'react-intl';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { localeTag } from '../../schemas/locale';
+import { AccessContext } from '../../src/core/access';
+import type { EditionManifest, Locale } from '../../src/core/edition';
+import { createRegistry, type MessageCatalogue, type PluginDefinition } from '../../src/core/plugin';
+import type { Tracker } from '../../src/core/tracking';
+import { createRootStore, StoresProvider, type RootStore, type StoreMap } from '../../src/core/stores/root';
+import type { Me } from '../../schemas/session';
+import { fakeBackend, type FakeBackend } from './fake-backend';
+
+/** Page tests render through the same providers the app uses: real catalogues, a real root store, a router. */
+
+declare global {
+  interface ImportMeta {
+    /** Vite's static glob import (vitest runs the kit through Vite). */
+    glob<T>(patterns: string | string[], options: { eager: true; import?: string }): Record<string, T>;
+  }
+}
+
+const CATALOGUES = import.meta.glob<MessageCatalogue>(
+  ['../../src/core/messages/*.json', '../../src/shell/messages/*.json', '../../plugins/*/messages/*.json'],
+  { eager: true, import: 'default' },
+);
+
+const PLUGINS = Object.values(
+  import.meta.glob<PluginDefinition>('../../plugins/*/index.ts', { eager: true, import: 'default' }),
+);
+
+/** Every catalogue of one locale merged, core and shell first, as the app loads them. */
+export function messagesOf(locale: Locale): MessageCatalogue {
+  return Object.assign(
+    {},
+    ...Object.entries(CATALOGUES)
+      .filter(([file]) => file.endsWith(`/${locale}.json`))
+      .sort(([a], [b]) => Number(a.includes('/plugins/')) - Number(b.includes('/plugins/')))
+      .map(([, catalogue]) => catalogue),
+  );
+}
+
+/** The signed-in user of page tests unless a test names another. */
+export const TEST_USER: Me = {
+  id: 'u1',
+  username: 'alice',
+  name: 'Alice',
+  email: null,
+  email_verified: false,
+  avatar: null,
+  language: null,
+  must_change_password: false,
+  organization_id: 'o1',
+};
+
+/** Options of `renderWithCore`. */
+export interface RenderWithCoreOptions {
+  /** Ready-made section stores; others load through their plugin's lazy factory, as in the app. */
+  stores?: Partial<StoreMap>;
+  /** UI language (default en_US): picks the catalogues and the Intl locale. */
+  locale?: Locale;
+  /** The URL the router starts at (default `/`). */
+  route?: string;
+  /** The route pattern the UI is mounted at (default every path), e.g. `/users/settings/personalAccessToken/*`. */
+  path?: string;
+  /** Messages added to (or replacing) the real catalogues. */
+  messages?: MessageCatalogue;
+  /** The backend every store calls (default one that answers 404 to everything). */
+  backend?: FakeBackend;
+  /** The signed-in user (default `TEST_USER`); null: nobody is signed in. */
+  user?: Partial<Me> | null;
+  /** Identities of the organisation's installed apps (default none). */
+  installedApps?: string[];
+  /** Edition feature flags instead of the test edition's. */
+  features?: EditionManifest['features'];
+}
+
+/** What `renderWithCore` gives back besides testing-library's result. */
+export interface CoreRender extends RenderResult {
+  /** The root store the UI runs on (session, client, section stores). */
+  root: RootStore;
+  /** The fake backend behind the root store's client. */
+  backend: FakeBackend;
+  /** Usage events the UI captured, as `[action, page, params]`. */
+  captured: Array<[string, string, Record<string, unknown> | undefined]>;
+  /** The router's current path, e.g. after the UI navigated. */
+  location(): string;
+}
+
+/**
+ * Renders `ui` inside the app's providers: IntlProvider with the real catalogues, root store, access flags, router.
+ * Async because a page suspends until its store module has loaded: the first render runs in an awaited `act`, so
+ * React retries it when the module arrives (a suspension inside a synchronous `act` is never retried).
+ */
+export async function renderWithCore(ui: ReactNode, options: RenderWithCoreOptions = {}): Promise<CoreRender> {
+  const locale = options.locale ?? 'en_US';
+  const backend = options.backend ?? fakeBackend();
+  const captured: CoreRender['captured'] = [];
+  const tracker: Tracker = {
+    capture: (action, page, params) => void captured.push([action, page, params]),
+    pageView: () => () => {},
+    error: () => {},
+    apiError: () => {},
+    flush: async () => {},
+  };
+  const registry = createRegistry(PLUGINS);
+  const root = createRootStore(registry.stores, backend.client, locale, () => tracker, {
+    stores: options.stores,
+    features: options.features,
+  });
+  runInAction(() => {
+    const { session } = root;
+    session.user = options.user === null ? null : { ...TEST_USER, ...options.user };
+    session.installedApps = options.installedApps ?? [];
+    session.signedOut = options.user === null;
+    session.loading = false;
+  });
+  const where = { path: options.route ?? '/' };
+  function Probe() {
+    where.path = useLocation().pathname;
+    return null;
+  }
+  const messages = { ...messagesOf(locale), ...options.messages };
+  let result: RenderResult | undefined;
+  const tree = (
+    <IntlProvider locale={localeTag(locale)} messages={messages} defaultLocale={localeTag('zh_CN')}>
+      <StoresProvider value={root}>
+        <AccessContext.Provider value={root.session.access}>
+          <MemoryRouter initialEntries={[where.path]}>
+            <Probe />
+            <Suspense fallback={null}>
+              <Routes>
+                <Route path={options.path ?? '*'} element={ui} />
+              </Routes>
+            </Suspense>
+          </MemoryRouter>
+        </AccessContext.Provider>
+      </StoresProvider>
+    </IntlProvider>
+  );
+  await act(async () => {
+    result = render(tree);
+  });
+  return Object.assign(result!, { root, backend, captured, location: () => where.path });
+}
