@@ -59,4 +59,13 @@ describe('plugin registry', () => {
       'duplicate route "/users/x"',
     );
   });
+
+  it('collects every plugin store loader by name and rejects a name claimed twice', () => {
+    const load = () => Promise.resolve({ default: () => ({}) as never });
+    const r = createRegistry([plugin({ id: 'x', stores: { accessTokens: load } }), plugin({ id: 'y' })]);
+    expect(r.stores.accessTokens).toBe(load);
+    expect(() =>
+      createRegistry([plugin({ id: 'x', stores: { sshKeys: load } }), plugin({ id: 'y', stores: { sshKeys: load } })]),
+    ).toThrow('duplicate store "sshKeys" (plugin "y")');
+  });
 });

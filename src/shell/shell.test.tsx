@@ -1,7 +1,9 @@
-import { render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { runInAction } from 'mobx';
 import { IntlProvider } from 'react-intl';
 import { MemoryRouter } from 'react-router-dom';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderWithCore } from '../../tests/kit/web';
 import { computeAccess } from '../core/access';
 import { edition } from '../core/edition';
 import { createRegistry, definePlugin } from '../core/plugin';
@@ -9,7 +11,8 @@ import { ErrorBoundary } from './errors/ErrorBoundary';
 import { ERROR_PAGES, ErrorPage, errorPageFor } from './errors/ErrorPage';
 import en from './messages/en_US.json';
 import zh from './messages/zh_CN.json';
-import { permittedSections } from './SettingsShell';
+import { RouteGuard } from './RouteGuard';
+import SettingsShell, { acceptsSubPath, permittedSections } from './SettingsShell';
 import { logoutUrl, switchOrganizationUrl } from './TopBar';
 import { clampSiderWidth, SIDER_MIN_WIDTH } from './useSiderState';
 
@@ -43,6 +46,81 @@ describe('settings menu (vpc edition)', () => {
   it('never lists identity-provider: it is in no default menu', () => {
     const all = permittedSections(registry, computeAccess({ user, installedApps: ['codeup', 'packages'], edition }));
     expect(all.map((s) => s.key)).not.toContain('identity-provider');
+  });
+});
+
+describe('plugin contract: section permission, sub-paths, route auth', () => {
+  afterEach(cleanup);
+
+  it("applies a section's own permission on top of the menu rule", () => {
+    const guarded = createRegistry([
+      definePlugin({
+        id: 'p',
+        settingsSections: [
+          { key: 'profile', messageId: 'p.t', load: page },
+          { key: 'personalAccessToken', messageId: 'p.u', load: page, permission: { app: 'packages' } },
+          { key: 'third-party', messageId: 'p.v', load: page, permission: false },
+        ],
+        messages: { zh_CN: {}, en_US: {} },
+      }),
+    ]);
+    const keys = (apps: string[]) =>
+      permittedSections(guarded, computeAccess({ user, installedApps: apps, edition })).map((s) => s.key);
+    expect(keys([])).toEqual(['profile']);
+    expect(keys(['packages'])).toEqual(['profile', 'personalAccessToken']);
+  });
+
+  it('accepts only the declared sub-paths of a section', () => {
+    const tokens = { subPaths: ['create'] };
+    expect(acceptsSubPath(tokens, undefined)).toBe(true);
+    expect(acceptsSubPath(tokens, '')).toBe(true);
+    expect(acceptsSubPath(tokens, 'create')).toBe(true);
+    expect(acceptsSubPath(tokens, 'create/')).toBe(true);
+    expect(acceptsSubPath(tokens, 'edit')).toBe(false);
+    expect(acceptsSubPath(tokens, 'create/more')).toBe(false);
+    expect(acceptsSubPath({}, 'create')).toBe(false);
+  });
+
+  it('sends an undeclared sub-path back to its section and keeps a declared one', async () => {
+    const shell = createRegistry([
+      definePlugin({
+        id: 'p',
+        settingsSections: [
+          {
+            key: 'personalAccessToken',
+            messageId: 'shell.settings.title',
+            subPaths: ['create'],
+            load: () => Promise.resolve({ default: () => <p>tokens page</p> }),
+          },
+        ],
+        messages: { zh_CN: {}, en_US: {} },
+      }),
+    ]);
+    const ui = <SettingsShell registry={shell} />;
+    const path = '/users/settings/:sidebarKey/*';
+    const declared = await renderWithCore(ui, { path, route: '/users/settings/personalAccessToken/create' });
+    expect(await screen.findByText('tokens page')).toBeTruthy();
+    expect(declared.location()).toBe('/users/settings/personalAccessToken/create');
+    cleanup();
+    const other = await renderWithCore(ui, { path, route: '/users/settings/personalAccessToken/delete-all' });
+    expect(await screen.findByText('tokens page')).toBeTruthy();
+    expect(other.location()).toBe('/users/settings/personalAccessToken');
+  });
+
+  it("checks a route's auth against the session once it is known", async () => {
+    const view = await renderWithCore(<RouteGuard auth={['codeup']}>app entry</RouteGuard>, { installedApps: [] });
+    expect(screen.getByText('No Auth')).toBeTruthy();
+    cleanup();
+    await renderWithCore(<RouteGuard auth={['codeup']}>app entry</RouteGuard>, { installedApps: ['codeup'] });
+    expect(screen.getByText('app entry')).toBeTruthy();
+    cleanup();
+    await renderWithCore(<RouteGuard>open page</RouteGuard>, { user: null });
+    expect(screen.getByText('open page')).toBeTruthy();
+    // While the session loads, a guarded page shows nothing rather than a wrong 'No Auth'.
+    const loading = await renderWithCore(<RouteGuard auth={['codeup']}>app entry</RouteGuard>);
+    await act(async () => runInAction(() => (loading.root.session.loading = true)));
+    expect(loading.queryByText('No Auth')).toBeNull();
+    expect(view.root.session.access.codeup).toBe(false);
   });
 });
 

@@ -105,4 +105,28 @@ describe('personal access token page', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Personal access token' })).toBeTruthy());
     expect(view.location()).toBe('/users/settings/personalAccessToken');
   }, 30_000);
+
+  it('loads its store with the section (lazy factory, edition flags from the core); a 5xx shows only the notice', async () => {
+    const backend = tokenBackend({
+      tokens: [testToken('a', { name: 'only one' })],
+      fail: (c) => (c.method === 'DELETE' ? 503 : undefined),
+    });
+    const view = await renderWithCore(<TokensPanel />, {
+      backend,
+      features: { legacyTokens: true, privateDeployment: false },
+      route: '/users/settings/personalAccessToken',
+    });
+    expect(await screen.findByText('only one')).toBeTruthy();
+    // The factory read the legacy flag from the core: the list came through the legacy call.
+    expect(backend.calls[0]).toMatchObject({ path: '/users/ajax/v1/tokens:batch', body: { user_id: 'u1' } });
+    expect((await view.root.store('accessTokens')).legacy).toBe(true);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    const confirm = await screen.findByRole('button', { name: 'Delete', hidden: false, description: undefined });
+    await act(async () => fireEvent.click(screen.getAllByRole('button', { name: 'Delete' }).at(-1) ?? confirm));
+    await waitFor(() => expect(backend.notices).toHaveLength(1));
+    expect(backend.notices[0]).toMatchObject({ title: 'System exception, please try again', requestId: 'r1' });
+    expect(screen.queryByText(/Deletion failed/)).toBeNull();
+    expect(screen.getByText('only one')).toBeTruthy();
+  }, 30_000);
 });
