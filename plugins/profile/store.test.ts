@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fakeBackend, ok, serviceError, type FakeRoutes } from '../../tests/kit/fake-backend';
 import { TEST_USER } from '../../tests/kit/web';
 import { SessionStore } from '../../src/core/stores/SessionStore';
-import { sniffImageKind } from './contract';
+import { sniffImageKind } from './limits';
 import { checkAvatarFile, ProfileStore } from './store';
 
 function setup(routes: FakeRoutes) {

@@ -122,6 +122,8 @@ export async function renderWithCore(ui: ReactNode, options: RenderWithCoreOptio
     return null;
   }
   const messages = { ...messagesOf(locale), ...options.messages };
+  // As the app does once its texts are loaded: the central notice and Accept-Language follow the UI language.
+  backend.client.configure({ translate: (id) => messages[id] ?? id, language: () => localeTag(locale) });
   let result: RenderResult | undefined;
   const tree = (
     <IntlProvider locale={localeTag(locale)} messages={messages} defaultLocale={localeTag('zh_CN')}>

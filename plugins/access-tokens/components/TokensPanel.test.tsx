@@ -122,8 +122,9 @@ describe('personal access token page', () => {
     expect((await view.root.store('accessTokens')).legacy).toBe(true);
 
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
-    const confirm = await screen.findByRole('button', { name: 'Delete', hidden: false, description: undefined });
-    await act(async () => fireEvent.click(screen.getAllByRole('button', { name: 'Delete' }).at(-1) ?? confirm));
+    // The confirmation brings its own Delete button.
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Delete' })).toHaveLength(2));
+    await act(async () => fireEvent.click(screen.getAllByRole('button', { name: 'Delete' })[1]));
     await waitFor(() => expect(backend.notices).toHaveLength(1));
     expect(backend.notices[0]).toMatchObject({ title: 'System exception, please try again', requestId: 'r1' });
     expect(screen.queryByText(/Deletion failed/)).toBeNull();

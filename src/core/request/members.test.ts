@@ -1,13 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
-import type { RequestClient, RequestResult } from './client';
+import { describe, expect, it } from 'vitest';
+import { fakeBackend, ok, serviceError } from '../../../tests/kit/fake-backend';
 import { MEMBERS_TIMEOUT_MS } from './constants';
-import { RequestError } from './errors';
 import { createMemberLookup, membersListUrl } from './members';
-
-function fakeClient(result: RequestResult<unknown>) {
-  const get = vi.fn(async () => result);
-  return { client: { get } as unknown as RequestClient, get };
-}
 
 describe('member lookup', () => {
   it('uses the platform path normally and the organisation path in private deployments', () => {
@@ -16,30 +10,53 @@ describe('member lookup', () => {
   });
 
   it('asks with userIds and its own 5000 ms timeout, mapping names by id', async () => {
-    const { client, get } = fakeClient([null, [{ _userId: 'u1', name: 'Ann' }]]);
-    const lookup = createMemberLookup(client, { privateDeployment: true, orgId: () => 'org-7' });
+    let timer = 0;
+    const backend = fakeBackend(
+      { 'GET /api/organizations/:org/members/list': ok([{ _userId: 'u1', name: 'Ann' }]) },
+      {
+        setTimer: (_fn, ms) => {
+          timer = ms;
+          return () => {};
+        },
+      },
+    );
+    const lookup = createMemberLookup(backend.client, { privateDeployment: true, orgId: () => 'org-7' });
     expect(await lookup(['u1', 'u2', 'u1'])).toEqual([
       { _userId: 'u1', name: 'Ann' },
       { _userId: 'u2', name: '' },
     ]);
-    expect(get).toHaveBeenCalledWith(
-      '/api/organizations/org-7/members/list',
-      { userIds: ['u1', 'u2'] },
-      expect.objectContaining({ timeoutMs: 5000, handleUnauthorized: false }),
-    );
+    expect(backend.calls).toMatchObject([
+      { method: 'GET', path: '/api/organizations/org-7/members/list', query: { userIds: 'u1,u2' } },
+    ]);
+    expect(timer).toBe(MEMBERS_TIMEOUT_MS);
     expect(MEMBERS_TIMEOUT_MS).toBe(5000);
   });
 
   it('yields empty names when the lookup fails', async () => {
-    const error = new RequestError({ status: -2, message: 'timeout', url: '/api/members/list', method: 'GET' });
-    const { client } = fakeClient([error, undefined]);
-    const lookup = createMemberLookup(client, { privateDeployment: false });
+    const backend = fakeBackend({
+      'GET /api/members/list': () => {
+        throw new TypeError('network down');
+      },
+    });
+    const lookup = createMemberLookup(backend.client, { privateDeployment: false });
     expect(await lookup(['u1'])).toEqual([{ _userId: 'u1', name: '' }]);
   });
 
+  it('treats a 401 as no names, not as a lost session', async () => {
+    let signedOut = 0;
+    const backend = fakeBackend(
+      { 'GET /api/members/list': serviceError(401, 'Unauthorized') },
+      { onUnauthorized: () => signedOut++ },
+    );
+    expect(await createMemberLookup(backend.client, { privateDeployment: false })(['u1'])).toEqual([
+      { _userId: 'u1', name: '' },
+    ]);
+    expect(signedOut).toBe(0);
+  });
+
   it('makes no call for an empty id list', async () => {
-    const { client, get } = fakeClient([null, []]);
-    expect(await createMemberLookup(client, { privateDeployment: false })([])).toEqual([]);
-    expect(get).not.toHaveBeenCalled();
+    const backend = fakeBackend();
+    expect(await createMemberLookup(backend.client, { privateDeployment: false })([])).toEqual([]);
+    expect(backend.calls).toHaveLength(0);
   });
 });
