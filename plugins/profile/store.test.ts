@@ -98,7 +98,10 @@ describe('profile store', () => {
     const sendFailed = setup({
       'POST /users/ajax/v1/my/emails:rebind': serviceError(502, 'ProfileEmailSendFailed', 'mail failed', 'req-5'),
     });
-    expect(await sendFailed.store.sendActivation('rebind', 'b@example.com')).toEqual({ ok: false });
+    expect(await sendFailed.store.sendActivation('rebind', 'b@example.com')).toEqual({
+      ok: false,
+      failure: { id: 'profile.email.sendError' },
+    });
     expect(sendFailed.backend.notices.map((n) => n.requestId)).toEqual(['req-5']);
     expect(sendFailed.store.emailSaving).toBe(false);
     const offline = setup({

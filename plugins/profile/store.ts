@@ -9,8 +9,11 @@ import { profileApi } from './api';
 import type { EmailState, ProfileLanguage } from './contract';
 import { AVATAR_MAX_BYTES, SNIFF_BYTES, sniffImageKind } from './limits';
 
-/** The one failure mapping for this section: the service's explanation of a 4xx, else the action's fallback. */
-const failure = (fallbackId: string) => (error: RequestError) => failureOf(error, {}, fallbackId);
+/** Service failures this section explains itself (the spec's 'error sending the activation mail'). */
+const PROFILE_FAILURES = { ProfileEmailSendFailed: 'profile.email.sendError' };
+
+/** The one failure mapping for this section: a known code, the service's explanation of a 4xx, else the fallback. */
+const failure = (fallbackId: string) => (error: RequestError) => failureOf(error, PROFILE_FAILURES, fallbackId);
 
 /** Which avatar problem the browser found before uploading, as a message id (or undefined when fine). */
 export async function checkAvatarFile(file: Blob): Promise<string | undefined> {

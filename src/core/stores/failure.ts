@@ -24,8 +24,9 @@ export interface FailureOptions {
 
 /**
  * The one mapping from a failed call to what a page shows:
- * - a response ≥ 500: nothing (the central system-exception notice already shows it, with its requestId);
- * - a service code the slice knows: that slice's message id;
+ * - a service code the slice knows: that slice's message id (also for a ≥ 500 the slice explains, such as a mail
+ *   server that refused; the central notice with the requestId shows as well);
+ * - any other response ≥ 500: nothing (the central system-exception notice already shows it, with its requestId);
  * - another 4xx carrying the service's message (in the reader's language, from Accept-Language): that text;
  * - anything else (network, timeout, a 4xx without message): the fallback message id.
  */
@@ -35,10 +36,10 @@ export function failureOf(
   fallbackId: string,
   options: FailureOptions = {},
 ): Failure | undefined {
-  if (error.status >= SERVER_ERROR_MIN_STATUS) return undefined;
   const data = (error.data ?? {}) as { code?: unknown; message?: unknown };
   const code = typeof data.code === 'string' ? data.code : error.code;
   if (code && Object.hasOwn(codes, code)) return { id: codes[code] };
+  if (error.status >= SERVER_ERROR_MIN_STATUS) return undefined;
   if (
     options.serviceText !== false &&
     error.status >= 400 &&

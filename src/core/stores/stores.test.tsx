@@ -16,9 +16,15 @@ const error = (status: number, data?: unknown) =>
 describe('failureOf', () => {
   const codes = { KeyDuplicate: 'keys.error.duplicate' };
 
-  it('shows nothing for a response >= 500: the central notice has shown it with its requestId', () => {
-    expect(failureOf(error(500, { code: 'KeyDuplicate', message: 'dup' }), codes, 'keys.failed')).toBeUndefined();
+  it('shows nothing more for a response >= 500 the slice does not explain: the central notice has shown it', () => {
+    expect(failureOf(error(500, { code: 'SystemError', message: 'boom' }), codes, 'keys.failed')).toBeUndefined();
     expect(failureOf(error(502, { code: 'MailFailed', message: 'mail' }), codes, 'keys.failed')).toBeUndefined();
+  });
+
+  it('adds the slice message for a response >= 500 whose code the slice explains', () => {
+    expect(failureOf(error(502, { code: 'KeyDuplicate', message: 'dup' }), codes, 'keys.failed')).toEqual({
+      id: 'keys.error.duplicate',
+    });
   });
 
   it("maps a known code to the slice's message id, another 4xx to the service's localised text", () => {
