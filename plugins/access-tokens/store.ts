@@ -1,7 +1,7 @@
-import { action, makeObservable, observable, runInAction } from 'mobx';
+import { runInAction } from 'mobx';
 import { CLIENT_STATUS, RequestError, type RequestClient, type RequestResult } from '../../src/core/request';
 import { failureOf, type ActionResult } from '../../src/core/stores/failure';
-import { ResourceStore } from '../../src/core/stores/resource';
+import { annotate, SectionStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import { accessTokensApi } from './api';
 import type { AccessToken, LegacyTokensAnswer, TokenBody, TokenScope, TokenUpdateBody } from './contract';
@@ -50,7 +50,7 @@ export interface AccessTokensStoreOptions {
 }
 
 /** State and actions of the personal-access-token section. */
-export class AccessTokensStore extends ResourceStore {
+export class AccessTokensStore extends SectionStore {
   /** The current page of tokens (empty after a failed load). */
   list: AccessToken[] = [];
   /** Pagination: current page, total count, page size (remembered in local storage). */
@@ -79,24 +79,20 @@ export class AccessTokensStore extends ResourceStore {
     this.legacy = !!options.legacy;
     this.userId = options.userId ?? (() => undefined);
     this.locale = options.locale ?? (() => undefined);
-    makeObservable<AccessTokensStore, 'applyLegacyPage'>(this, {
-      list: observable,
-      page: observable,
-      includeExpired: observable,
-      visibleToken: observable,
-      scopes: observable,
-      scopesLoading: observable,
-      scopesFailed: observable,
-      load: action,
-      setPage: action,
-      setIncludeExpired: action,
-      loadScopes: action,
-      create: action,
-      update: action,
-      remove: action,
-      tokenCopied: action,
-      reset: action,
-      applyLegacyPage: action,
+    annotate<AccessTokensStore, 'applyLegacyPage'>(this, {
+      observable: ['list', 'page', 'includeExpired', 'visibleToken', 'scopes', 'scopesLoading', 'scopesFailed'],
+      action: [
+        'load',
+        'setPage',
+        'setIncludeExpired',
+        'loadScopes',
+        'create',
+        'update',
+        'remove',
+        'tokenCopied',
+        'reset',
+        'applyLegacyPage',
+      ],
     });
   }
 

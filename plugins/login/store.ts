@@ -1,7 +1,7 @@
-import { action, makeObservable, observable, runInAction } from 'mobx';
+import { runInAction } from 'mobx';
 import type { RequestClient, RequestError } from '../../src/core/request';
 import { failureOf, type Failure } from '../../src/core/stores/failure';
-import { ResourceStore } from '../../src/core/stores/resource';
+import { annotate, SectionStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import { loginApi } from './api';
 
@@ -14,7 +14,7 @@ export const LOGIN_ERROR_MESSAGES: Readonly<Record<string, string>> = {
 const failure = (error: RequestError) => failureOf(error, LOGIN_ERROR_MESSAGES, 'login.error.network');
 
 /** Sign-in flow: credentials → (forced password change) → done. `saving` is on while a call is in flight. */
-export class LoginStore extends ResourceStore {
+export class LoginStore extends SectionStore {
   /** What went wrong last, shown above the form (none for a ≥ 500: the central notice shows it). */
   failure: Failure | null = null;
   /** Set after a sign-in of a flagged account: the change-password step shows. */
@@ -26,12 +26,9 @@ export class LoginStore extends ResourceStore {
   constructor(client: RequestClient) {
     super();
     this.api = loginApi(client);
-    makeObservable<LoginStore>(this, {
-      failure: observable,
-      pendingChange: observable,
-      done: observable,
-      signIn: action,
-      changePassword: action,
+    annotate<LoginStore>(this, {
+      observable: ['failure', 'pendingChange', 'done'],
+      action: ['signIn', 'changePassword'],
     });
   }
 

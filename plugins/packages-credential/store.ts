@@ -1,15 +1,12 @@
-import { action, makeObservable, observable } from 'mobx';
 import type { RequestClient } from '../../src/core/request';
 import { failureOf, type ActionResult } from '../../src/core/stores/failure';
-import { ResourceStore } from '../../src/core/stores/resource';
+import { annotate, ResourceStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import { packagesCredentialApi } from './api';
 import type { PackagesUserInfo } from './contract';
 
 /** The artifact-repository credential and its reset. */
-export class PackagesCredentialStore extends ResourceStore {
-  /** Username and password state; null when the fetch failed. */
-  info: PackagesUserInfo | null = null;
+export class PackagesCredentialStore extends ResourceStore<PackagesUserInfo | null> {
   /** A reset is in flight. */
   resetting = false;
   /** The password just set, shown once; cleared when the screen is left or it was copied. */
@@ -18,25 +15,22 @@ export class PackagesCredentialStore extends ResourceStore {
 
   constructor(client: RequestClient) {
     // The page shows a skeleton until the first fetch settles.
-    super({ loading: true });
+    super({ empty: null, loading: true });
     this.api = packagesCredentialApi(client);
-    makeObservable<PackagesCredentialStore>(this, {
-      info: observable,
-      resetting: observable,
-      newPassword: observable,
-      load: action,
-      reset: action,
-      forgetPassword: action,
+    annotate<PackagesCredentialStore>(this, {
+      observable: ['resetting', 'newPassword'],
+      action: ['reset', 'forgetPassword'],
     });
   }
 
-  /** Fetches the account; loading stops on success and on failure. */
-  async load(): Promise<void> {
-    await this.loadWith(
-      this.api.userInfo(),
-      (info) => (this.info = info),
-      () => (this.info = null),
-    );
+  /** Username and password state; null until loaded and when the fetch failed. */
+  get info(): PackagesUserInfo | null {
+    return this.data;
+  }
+
+  /** The artifact account's username and password state. */
+  protected fetch() {
+    return this.api.userInfo();
   }
 
   /** Resets the password; when done the new one is in `newPassword`. The page always says 'reset failed' itself. */
@@ -45,7 +39,7 @@ export class PackagesCredentialStore extends ResourceStore {
       busy: (on) => (this.resetting = on),
       failure: (error) => failureOf(error, {}, 'packages-credential.reset.failed', { serviceText: false }),
       apply: ({ password, ...info }) => {
-        this.info = info;
+        this.data = info;
         this.newPassword = password;
       },
     });

@@ -1,12 +1,12 @@
-import { action, makeObservable, observable, runInAction } from 'mobx';
+import { runInAction } from 'mobx';
 import type { RequestClient, RequestError, RequestResult } from '../../src/core/request';
 import type { SessionStore } from '../../src/core/stores/SessionStore';
 import { failureOf, type ActionResult, type Failure } from '../../src/core/stores/failure';
-import { ResourceStore } from '../../src/core/stores/resource';
+import { annotate, ResourceStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import type { Me } from '../../schemas/session';
 import { profileApi } from './api';
-import type { EmailState, ProfileLanguage } from './contract';
+import type { BindAttributes, EmailState, ProfileLanguage } from './contract';
 import { AVATAR_MAX_BYTES, SNIFF_BYTES, sniffImageKind } from './limits';
 
 /** Service failures this section explains itself (the spec's 'error sending the activation mail'). */
@@ -23,9 +23,7 @@ export async function checkAvatarFile(file: Blob): Promise<string | undefined> {
 }
 
 /** Profile section: password, language, avatar and notification e-mail of the signed-in user. */
-export class ProfileStore extends ResourceStore {
-  /** The account has a password, so a change must give the old one. */
-  hasPassword = true;
+export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_password'>> {
   /** A password change is in flight. */
   passwordSaving = false;
   /** A language switch is in flight. */
@@ -46,43 +44,50 @@ export class ProfileStore extends ResourceStore {
     client: RequestClient,
     private readonly session: SessionStore,
   ) {
-    super();
+    // Until the attributes say otherwise the account is taken to have a password (the old one is asked).
+    super({ empty: { has_password: true } });
     this.api = profileApi(client);
-    makeObservable<ProfileStore, 'applyEmail'>(this, {
-      hasPassword: observable,
-      passwordSaving: observable,
-      languageSaving: observable,
-      avatarSaving: observable,
-      emailSaving: observable,
-      resendAvailableAt: observable,
-      verification: observable,
-      load: action,
-      changePassword: action,
-      setLanguage: action,
-      uploadAvatar: action,
-      restoreAvatar: action,
-      sendActivation: action,
-      unbindEmail: action,
-      verifyEmail: action,
-      applyEmail: action,
+    annotate<ProfileStore, 'applyEmail'>(this, {
+      observable: [
+        'passwordSaving',
+        'languageSaving',
+        'avatarSaving',
+        'emailSaving',
+        'resendAvailableAt',
+        'verification',
+      ],
+      action: [
+        'changePassword',
+        'setLanguage',
+        'uploadAvatar',
+        'restoreAvatar',
+        'sendActivation',
+        'unbindEmail',
+        'verifyEmail',
+        'applyEmail',
+      ],
     });
   }
 
-  /** Loads what the page needs beyond the session user; loading stops on success and on failure. */
-  async load(): Promise<void> {
-    await this.loadWith(
-      this.api.attributes(),
-      (attrs) => (this.hasPassword = attrs.has_password),
-      () => {},
-    );
+  /** The account has a password, so a change must give the old one. */
+  get hasPassword(): boolean {
+    return this.data.has_password;
   }
+
+  /** The attributes the page needs beyond the session user. */
+  protected fetch() {
+    return this.api.attributes();
+  }
+
+  /** A failed read keeps what is known (the page still offers the change, asking the old password when unsure). */
+  protected override clear(): void {}
 
   /** Changes the password; the caller has checked the rule and the confirmation already. */
   changePassword(newPassword: string, oldPassword?: string): Promise<ActionResult> {
     return this.saveWith(this.api.changePassword(newPassword, this.hasPassword ? oldPassword : undefined), {
       busy: (on) => (this.passwordSaving = on),
       failure: failure('profile.password.failed'),
-      apply: () => (this.hasPassword = true),
+      apply: () => (this.data = { has_password: true }),
     });
   }
 

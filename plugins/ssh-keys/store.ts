@@ -1,7 +1,6 @@
-import { action, makeObservable, observable } from 'mobx';
 import type { RequestClient, RequestError } from '../../src/core/request';
 import { failureOf, type ActionResult } from '../../src/core/stores/failure';
-import { ResourceStore } from '../../src/core/stores/resource';
+import { annotate, ResourceStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import { sshKeysApi } from './api';
 import type { SshKey, SshKeyCreateBody, SshKeyUpdateBody } from './contract';
@@ -30,38 +29,31 @@ const FALLBACK = {
 const failure = (fallbackId: string) => (error: RequestError) => failureOf(error, SSH_KEY_ERROR_MESSAGES, fallbackId);
 
 /** The user's SSH public keys and the actions on them. */
-export class SshKeysStore extends ResourceStore {
-  /** Keys, newest first; stays empty when the fetch fails. */
-  keys: SshKey[] = [];
+export class SshKeysStore extends ResourceStore<SshKey[]> {
   private readonly api: ReturnType<typeof sshKeysApi>;
 
   constructor(client: RequestClient) {
     // The list shows as loading until the first fetch settles.
-    super({ loading: true });
+    super({ empty: [], loading: true });
     this.api = sshKeysApi(client);
-    makeObservable<SshKeysStore>(this, {
-      keys: observable,
-      load: action,
-      create: action,
-      update: action,
-      remove: action,
-    });
+    annotate<SshKeysStore>(this, { action: ['create', 'update', 'remove'] });
   }
 
-  /** Fetches the list; loading stops on success and on failure. */
-  async load(): Promise<void> {
-    await this.loadWith(
-      this.api.list(),
-      (keys) => (this.keys = keys),
-      () => (this.keys = []),
-    );
+  /** Keys, newest first; empty until loaded and when the fetch fails. */
+  get keys(): SshKey[] {
+    return this.data;
+  }
+
+  /** The keys, as the code-hosting service lists them. */
+  protected fetch() {
+    return this.api.list();
   }
 
   /** Adds a key, then shows it first in the list. */
   create(input: SshKeyCreateBody): Promise<ActionResult> {
     return this.saveWith(this.api.create(input), {
       failure: failure(FALLBACK.create),
-      apply: (key) => (this.keys = [key, ...this.keys]),
+      apply: (key) => (this.data = [key, ...this.data]),
     });
   }
 
@@ -69,7 +61,7 @@ export class SshKeysStore extends ResourceStore {
   update(id: string, input: SshKeyUpdateBody): Promise<ActionResult> {
     return this.saveWith(this.api.update(id, input), {
       failure: failure(FALLBACK.update),
-      apply: (key) => (this.keys = this.keys.map((k) => (k.id === id ? key : k))),
+      apply: (key) => (this.data = this.data.map((k) => (k.id === id ? key : k))),
     });
   }
 
@@ -77,7 +69,7 @@ export class SshKeysStore extends ResourceStore {
   remove(id: string): Promise<ActionResult> {
     return this.saveWith(this.api.remove(id), {
       failure: failure(FALLBACK.remove),
-      apply: () => (this.keys = this.keys.filter((k) => k.id !== id)),
+      apply: () => (this.data = this.data.filter((k) => k.id !== id)),
     });
   }
 }

@@ -1,18 +1,19 @@
-import { action, computed, makeObservable, observable } from 'mobx';
-import { fetchMyIdentities, type Identity } from '../../src/core/identities';
+import { fetchMyIdentities, type IdentitiesAnswer, type Identity } from '../../src/core/identities';
 import type { RequestClient } from '../../src/core/request';
-import { ResourceStore } from '../../src/core/stores/resource';
+import { annotate, ResourceStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 
 /** The user's third-party bindings; `failed` makes the page say 'the system is abnormal, please retry'. */
-export class ThirdPartyStore extends ResourceStore {
-  /** Bindings as answered (`results`); empty on failure. */
-  identities: Identity[] = [];
-
+export class ThirdPartyStore extends ResourceStore<IdentitiesAnswer> {
   constructor(private readonly client: RequestClient) {
     // The page shows a skeleton until the first fetch settles.
-    super({ loading: true });
-    makeObservable<ThirdPartyStore>(this, { identities: observable, credentials: computed, load: action });
+    super({ empty: { results: [] }, loading: true });
+    annotate<ThirdPartyStore>(this, { computed: ['credentials'] });
+  }
+
+  /** Bindings as answered (`results`); empty on failure. */
+  get identities(): Identity[] {
+    return this.data.results;
   }
 
   /** Bindings keyed by each item's credential, so an entry finds its account in one lookup. */
@@ -20,13 +21,9 @@ export class ThirdPartyStore extends ResourceStore {
     return Object.fromEntries(this.identities.map((i) => [i.credential, i]));
   }
 
-  /** Fetches the bindings; loading stops on success and on failure. */
-  async load(): Promise<void> {
-    await this.loadWith(
-      fetchMyIdentities(this.client),
-      (answer) => (this.identities = answer.results),
-      () => (this.identities = []),
-    );
+  /** All bindings (the core identities route). */
+  protected fetch() {
+    return fetchMyIdentities(this.client);
   }
 }
 

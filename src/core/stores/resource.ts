@@ -1,9 +1,9 @@
-import { makeObservable, observable, runInAction } from 'mobx';
+import { action, computed, makeObservable, observable, runInAction, type AnnotationsMap } from 'mobx';
 import type { RequestResult } from '../request/client';
 import type { RequestError } from '../request/errors';
 import type { ActionResult, Failure } from './failure';
 
-/** Options of `ResourceStore.saveWith`. */
+/** Options of `SectionStore.saveWith`. */
 export interface SaveOptions<T> {
   /** Maps a failure to what the page shows (usually `failureOf(error, codes, fallbackId)`); absent: nothing. */
   failure?: (error: RequestError) => Failure | undefined;
@@ -13,12 +13,39 @@ export interface SaveOptions<T> {
   busy?: (on: boolean) => void;
 }
 
+/** A member `annotate` may name: a key of the store, or a private one named in `K` (never guessed from the list). */
+type Member<T, K extends PropertyKey> = Exclude<keyof T, 'toString'> | NoInfer<K>;
+
+/** A store's own members by MobX annotation, so a subclass lists names instead of a `{ name: annotation }` map. */
+export interface OwnAnnotations<T, K extends PropertyKey = never> {
+  /** Fields the pages read. */
+  observable?: readonly Member<T, K>[];
+  /** Methods that change them. */
+  action?: readonly Member<T, K>[];
+  /** Getters derived from them, cached while observed. */
+  computed?: readonly Member<T, K>[];
+}
+
+const ANNOTATIONS = { observable, action, computed } as const;
+
+/**
+ * Annotates a class's own members (MobX's `makeAutoObservable` refuses subclasses, so each class names its own after
+ * `super()`). Call it as `annotate<ThisClass>(this, …)` so a misspelt name is a type error; `K` names private members,
+ * as in `makeObservable<T, K>`.
+ */
+export function annotate<T extends object, K extends PropertyKey = never>(store: T, own: OwnAnnotations<T, K>): void {
+  const map: Record<PropertyKey, (typeof ANNOTATIONS)[keyof typeof ANNOTATIONS]> = {};
+  for (const kind of ['observable', 'action', 'computed'] as const) {
+    for (const name of own[kind] ?? []) map[name] = ANNOTATIONS[kind];
+  }
+  makeObservable<T, K>(store, map as AnnotationsMap<T, K>);
+}
+
 /**
  * The base of every section store: the flags the pages read, and two helpers that always end them, on success
- * and on failure. Subclasses annotate their own fields with `makeObservable(this, {...})` after `super()`
- * (MobX's `makeAutoObservable` refuses subclasses).
+ * and on failure. Stores around one fetched resource extend `ResourceStore` instead.
  */
-export abstract class ResourceStore {
+export abstract class SectionStore {
   /** A load is in flight (stores whose page shows a skeleton before the first load start true). */
   loading: boolean;
   /** The first load has settled, success or failure; until then neither data nor an empty state shows. */
@@ -30,7 +57,7 @@ export abstract class ResourceStore {
 
   constructor(options: { loading?: boolean } = {}) {
     this.loading = !!options.loading;
-    makeObservable(this, { loading: observable, loaded: observable, failed: observable, saving: observable });
+    annotate<SectionStore>(this, { observable: ['loading', 'loaded', 'failed', 'saving'] });
   }
 
   /**
@@ -67,5 +94,47 @@ export abstract class ResourceStore {
       if (!error) options.apply?.(data as T);
     });
     return error ? { ok: false, failure: options.failure?.(error) } : { ok: true };
+  }
+}
+
+/** Options of a `ResourceStore`. */
+export interface ResourceOptions<T> {
+  /** What `data` holds before the first load and after a failed one, so no stale or partial data shows. */
+  empty: T;
+  /** Start as loading, for pages that show a skeleton until the first fetch settles. */
+  loading?: boolean;
+}
+
+/**
+ * A section store around one fetched resource: it owns `data` and `load()`, so a subclass gives only the call
+ * (`fetch`), the empty value and its own actions; pages read the resource under its domain name through a getter.
+ */
+export abstract class ResourceStore<T> extends SectionStore {
+  /** The loaded resource; the empty value until the first load succeeds and after a failed one. */
+  data: T;
+  private readonly empty: T;
+
+  constructor(options: ResourceOptions<T>) {
+    super(options);
+    this.empty = options.empty;
+    this.data = options.empty;
+    annotate<ResourceStore<T>>(this, { observable: ['data'], action: ['load'] });
+  }
+
+  /** The call that fetches the resource: the one rule of loading a subclass writes. */
+  protected abstract fetch(): Promise<RequestResult<T>>;
+
+  /** What a failed load leaves in `data`: the empty value (a store that keeps what it knew overrides this). */
+  protected clear(): void {
+    this.data = this.empty;
+  }
+
+  /** Fetches the resource; loading stops on success and on failure. */
+  async load(): Promise<void> {
+    await this.loadWith(
+      this.fetch(),
+      (data) => (this.data = data),
+      () => this.clear(),
+    );
   }
 }

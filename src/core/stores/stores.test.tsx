@@ -1,11 +1,10 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { makeObservable, observable } from 'mobx';
 import { Suspense } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRequestClient, RequestError, type RequestResult } from '../request';
 import { createTracker } from '../tracking';
 import { failureOf, failureText } from './failure';
-import { ResourceStore } from './resource';
+import { annotate, ResourceStore, SectionStore } from './resource';
 import { createRootStore, StoresProvider, useStore, type PluginStores, type RootStore, type StoreMap } from './root';
 
 afterEach(cleanup);
@@ -53,51 +52,81 @@ describe('failureOf', () => {
   });
 });
 
-class Things extends ResourceStore {
-  items: string[] = ['stale'];
+/** A resource store of this test: `next` is what the following fetch answers. */
+class Things extends ResourceStore<string[]> {
+  next: Promise<RequestResult<string[]>> = Promise.resolve([null, []]);
   constructor() {
-    super({ loading: true });
-    makeObservable(this, { items: observable });
+    super({ empty: [], loading: true });
+    annotate<Things>(this, { action: ['save'] });
   }
-  load(call: Promise<RequestResult<string[]>>) {
-    return this.loadWith(
-      call,
-      (items) => (this.items = items),
-      () => (this.items = []),
-    );
+  protected fetch() {
+    return this.next;
   }
   save(call: Promise<RequestResult<string>>) {
     return this.saveWith(call, {
       failure: (e) => failureOf(e, {}, 'things.failed'),
-      apply: (item) => (this.items = [...this.items, item]),
+      apply: (item) => (this.data = [...this.data, item]),
     });
   }
 }
 
+/** A store that keeps what it knew when a load fails. */
+class Kept extends Things {
+  protected override clear(): void {}
+}
+
+/** A store with no single resource: the flags and the save helper only. */
+class Flags extends SectionStore {
+  send(call: Promise<RequestResult<string>>) {
+    return this.saveWith(call, { busy: () => {} });
+  }
+}
+
 describe('ResourceStore', () => {
-  it('ends loading on success and on failure; data stays empty on failure', async () => {
+  it('ends loading on success and on failure; data is empty before the first load and after a failure', async () => {
     const store = new Things();
-    expect(store).toMatchObject({ loading: true, loaded: false });
-    await store.load(Promise.resolve([null, ['a']]));
-    expect(store).toMatchObject({ loading: false, loaded: true, failed: false, items: ['a'] });
-    const pending = store.load(Promise.resolve([error(500), undefined]));
+    expect(store).toMatchObject({ loading: true, loaded: false, failed: false, data: [] });
+    store.next = Promise.resolve([null, ['a']]);
+    await store.load();
+    expect(store).toMatchObject({ loading: false, loaded: true, failed: false, data: ['a'] });
+    store.next = Promise.resolve([error(500), undefined]);
+    const pending = store.load();
     expect(store.loading).toBe(true);
     await pending;
-    expect(store).toMatchObject({ loading: false, loaded: true, failed: true, items: [] });
+    expect(store).toMatchObject({ loading: false, loaded: true, failed: true, data: [] });
+  });
+
+  it('lets a store keep what it knew when a load fails', async () => {
+    const store = new Kept();
+    store.next = Promise.resolve([null, ['known']]);
+    await store.load();
+    store.next = Promise.resolve([error(0), undefined]);
+    await store.load();
+    expect(store).toMatchObject({ failed: true, data: ['known'] });
   });
 
   it('ends saving on success and on failure, and says what to show', async () => {
     const store = new Things();
+    store.next = Promise.resolve([null, ['stale']]);
+    await store.load();
     const pending = store.save(Promise.resolve([null, 'b']));
     expect(store.saving).toBe(true);
     expect(await pending).toEqual({ ok: true });
-    expect(store.items).toEqual(['stale', 'b']);
+    expect(store.data).toEqual(['stale', 'b']);
     expect(await store.save(Promise.resolve([error(0), undefined]))).toEqual({
       ok: false,
       failure: { id: 'things.failed' },
     });
     expect(store.saving).toBe(false);
-    expect(store.items).toEqual(['stale', 'b']);
+    expect(store.data).toEqual(['stale', 'b']);
+  });
+
+  it('a store without a resource starts idle, and a store-specific busy flag leaves `saving` alone', async () => {
+    const store = new Flags();
+    expect(store).toMatchObject({ loading: false, loaded: false, failed: false, saving: false });
+    const pending = store.send(Promise.resolve([null, 'x']));
+    expect(store.saving).toBe(false);
+    expect(await pending).toEqual({ ok: true });
   });
 });
 
@@ -121,13 +150,13 @@ describe('root store', () => {
     const root = rootWith({
       testThings: async () => {
         loads++;
-        return { default: (core) => Object.assign(new Things(), { items: [core.session.locale] }) };
+        return { default: (core) => Object.assign(new Things(), { data: [core.session.locale] }) };
       },
     });
     expect(loads).toBe(0);
     const first = root.store('testThings');
     expect(root.store('testThings')).toBe(first);
-    expect((await first).items).toEqual(['en_US']);
+    expect((await first).data).toEqual(['en_US']);
     expect(loads).toBe(1);
     expect(await rootWith({ testThings: async () => ({ default: () => new Things() }) }).store('testThings')).not.toBe(
       await first,
@@ -154,11 +183,11 @@ describe('root store', () => {
     const root = rootWith({
       testThings: async () => {
         await gate;
-        return { default: () => Object.assign(new Things(), { items: ['loaded'] }) };
+        return { default: () => Object.assign(new Things(), { data: ['loaded'] }) };
       },
     });
     function Page() {
-      return <p>{useStore('testThings').items.join()}</p>;
+      return <p>{useStore('testThings').data.join()}</p>;
     }
     const ui = (r: RootStore) => (
       <StoresProvider value={r}>
@@ -173,7 +202,7 @@ describe('root store', () => {
     expect(await screen.findByText('loaded')).toBeTruthy();
     cleanup();
 
-    const preset = Object.assign(new Things(), { items: ['given'] });
+    const preset = Object.assign(new Things(), { data: ['given'] });
     render(ui(rootWith({}, { testThings: preset })));
     expect(screen.getByText('given')).toBeTruthy();
   });
