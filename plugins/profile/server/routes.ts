@@ -103,41 +103,36 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => ({ language: await getLanguage(ctx, req.session!.user.id) }),
   );
 
-  app.put(
-    '/users/ajax/v1/my/preferences',
+  // The current call and the suite's legacy form-encoded switch do the same thing.
+  const languageRoutes = [
     {
-      config: { auth: 'session' },
-      schema: {
-        tags: ['profile'],
-        summary: 'Save the language preference; also sets the ak_user_locale cookie',
-        body: LanguageBodySchema,
-        response: { 200: LanguageAnswerSchema, ...errorResponses },
-      },
+      url: '/users/ajax/v1/my/preferences',
+      summary: 'Save the language preference; also sets the ak_user_locale cookie',
     },
-    async (req, reply) => {
-      await setLanguage(ctx, req.session!.user.id, req.body.language);
-      setLocaleCookie(reply, req.body.language);
-      return { language: req.body.language };
-    },
-  );
-
-  app.put(
-    '/api/ajax/teambition/api/users/language',
     {
-      config: { auth: 'session' },
-      schema: {
-        tags: ['profile'],
-        summary: 'Legacy language switch (form-encoded `language`), same effect as PUT preferences',
-        body: LanguageBodySchema,
-        response: { 200: LanguageAnswerSchema, ...errorResponses },
+      url: '/api/ajax/teambition/api/users/language',
+      summary: 'Legacy language switch (form-encoded `language`), same effect as PUT preferences',
+    },
+  ];
+  for (const { url, summary } of languageRoutes) {
+    app.put(
+      url,
+      {
+        config: { auth: 'session' },
+        schema: {
+          tags: ['profile'],
+          summary,
+          body: LanguageBodySchema,
+          response: { 200: LanguageAnswerSchema, ...errorResponses },
+        },
       },
-    },
-    async (req, reply) => {
-      await setLanguage(ctx, req.session!.user.id, req.body.language);
-      setLocaleCookie(reply, req.body.language);
-      return { language: req.body.language };
-    },
-  );
+      async (req, reply) => {
+        await setLanguage(ctx, req.session!.user.id, req.body.language);
+        setLocaleCookie(reply, req.body.language);
+        return { language: req.body.language };
+      },
+    );
+  }
 
   app.post(
     '/objects/ajax/avatars',
