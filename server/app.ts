@@ -123,6 +123,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { maxParamLength: 256 },
+    // The client address (req.ip) the IP whitelists check: X-Forwarded-For only from the proxies TRUST_PROXY names.
+    trustProxy: opts.trustProxy?.length ? opts.trustProxy : false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const ctx: AppContext = {

@@ -38,4 +38,19 @@ describe('configuration', () => {
     expect(c.publicUrl).toBe('https://devops.example.com');
     expect(c.databaseUrl).toMatch(/^postgres:/);
   });
+
+  it('reads TRUST_PROXY as canonical proxy entries and names every malformed one', () => {
+    expect(loadConfig({}).trustProxy).toBeUndefined();
+    expect(
+      loadConfig({ TRUST_PROXY: ' 10.0.0.1, 10.0.0.0/8 ,Loopback,::ffff:192.168.0.0/112,2001:DB8::/32' }).trustProxy,
+    ).toEqual(['10.0.0.1/32', '10.0.0.0/8', 'loopback', '192.168.0.0/16', '2001:db8::/32']);
+    let err: unknown;
+    try {
+      loadConfig({ TRUST_PROXY: '10.0.0.0/8,10.0.0.0/33,proxy.example.com' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toMatch(/TRUST_PROXY.*"10\.0\.0\.0\/33".*"proxy\.example\.com"/);
+  });
 });

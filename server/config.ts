@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { listEditionIds, resolveEditionId } from './edition/loader';
+import { parseCidr } from './services/organizations';
 
 /** Everything the service reads from the environment, validated once at start. */
 export interface AppConfig {
@@ -21,6 +22,13 @@ export interface AppConfig {
   distDir: string;
   /** Folder holding the edition manifests. */
   editionsDir: string;
+  /**
+   * `TRUST_PROXY`: the reverse proxies (addresses, CIDRs, or `loopback` / `linklocal` / `uniquelocal`) whose
+   * `X-Forwarded-For` names the client. Unset = the socket address is the client, so a client cannot forge the
+   * address the organisation IP whitelists check. Canonical entries (e.g. `10.0.0.0/8`), fed to Fastify's
+   * `trustProxy`.
+   */
+  trustProxy?: string[];
 }
 
 /** Raised when the environment is invalid; the message lists every problem with the variable name. */
@@ -93,8 +101,42 @@ export function loadConfig(
     }
   }
 
+  let trustProxy: string[] | undefined;
+  const rawTrust = str('TRUST_PROXY');
+  if (rawTrust !== undefined) {
+    const parsed = parseTrustProxy(rawTrust);
+    if (typeof parsed === 'string') problems.push(parsed);
+    else trustProxy = parsed;
+  }
+
   if (problems.length) throw new ConfigError(problems);
-  return { port, host, edition, dataDir, databaseUrl, smtpUrl, publicUrl, distDir, editionsDir };
+  return { port, host, edition, dataDir, databaseUrl, smtpUrl, publicUrl, distDir, editionsDir, trustProxy };
+}
+
+/** Names proxy-addr (behind Fastify's `trustProxy`) understands for whole address families. */
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** `TRUST_PROXY`'s comma list as canonical entries, or the problem naming every bad entry. */
+export function parseTrustProxy(raw: string): string[] | string {
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const out: string[] = [];
+  const bad: string[] = [];
+  for (const e of entries) {
+    if (PROXY_NAMES.includes(e.toLowerCase())) {
+      out.push(e.toLowerCase());
+      continue;
+    }
+    const p = parseCidr(e);
+    if (p.ok) out.push(p.cidr);
+    else bad.push(`"${e}" (${p.reason})`);
+  }
+  if (bad.length) {
+    return `TRUST_PROXY must be a comma list of proxy addresses, CIDRs or ${PROXY_NAMES.join('/')}: ${bad.join(', ')}`;
+  }
+  return out;
 }
 
 function safeUrl(s: string): URL | undefined {

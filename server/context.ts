@@ -53,6 +53,25 @@ export interface RequestToken {
   user: SessionUser;
 }
 
+/**
+ * The organisation a request works in, once the tenant hook (server/http/tenant.ts) admitted the caller: a member,
+ * from an address the IP whitelist allows, with licence and order valid.
+ */
+export interface RequestOrganization {
+  id: string;
+  name: string;
+  logo: string | null;
+  /** The caller's role there: organisation admins may see what members may not. */
+  role: 'member' | 'admin';
+}
+
+/**
+ * How a route relates to organisations: `true` = it works in one (path param, else `x-tenant-id`, else the user's
+ * current one) and the tenant hook checks it; `'manual'` = the handler names it (e.g. a body field) and calls
+ * `enterOrganization`, `x-tenant-id` is ignored; `false` = personal, `x-tenant-id` is ignored even under /uiless/.
+ */
+export type OrgScope = boolean | 'manual';
+
 /** Who may call a route: anyone (session optional), a signed-in session, or an API token. */
 export type RouteAuth = 'public' | 'session' | 'token';
 
@@ -68,6 +87,8 @@ declare module 'fastify' {
     token: RequestToken | null;
     /** Language for messages in this request's answer. */
     locale: ServerLocale;
+    /** The organisation the request works in, checked by the tenant hook; null on personal calls or with none. */
+    organization: RequestOrganization | null;
   }
   interface FastifyContextConfig {
     /** Required on every API route; checked at registration. */
@@ -76,5 +97,7 @@ declare module 'fastify' {
     scope?: string;
     /** 'xhr' = only X-Requested-With (sign-in has no session yet); default: both headers on state changes. */
     csrf?: 'full' | 'xhr';
+    /** Organisation context (see OrgScope); `/uiless/` routes carrying `x-tenant-id` are checked unless `false`. */
+    orgScoped?: OrgScope;
   }
 }

@@ -1,4 +1,14 @@
 import { definePlugin } from '../../src/core/plugin';
+import type { AppEntryStore, OrganizationsStore } from './store';
+
+declare module '../../src/core/stores/root' {
+  interface StoreMap {
+    /** The caller's organisations for the chooser, and the switch. */
+    switchOrganizations: OrganizationsStore;
+    /** The application entry guard's verdict for the link being opened. */
+    appEntry: AppEntryStore;
+  }
+}
 
 export default definePlugin({
   id: 'switch-org',
@@ -17,5 +27,10 @@ export default definePlugin({
   messages: {
     zh_CN: () => import(/* webpackChunkName: "messages-zh_CN" */ './messages/zh_CN.json'),
     en_US: () => import(/* webpackChunkName: "messages-en_US" */ './messages/en_US.json'),
+  },
+  stores: {
+    switchOrganizations: () => import(/* webpackChunkName: "plugin-switch-org" */ './store'),
+    appEntry: () =>
+      import(/* webpackChunkName: "plugin-switch-org" */ './store').then((m) => ({ default: m.createAppEntryStore })),
   },
 });

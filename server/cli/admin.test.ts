@@ -1,23 +1,14 @@
-import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEST_HASH_PARAMS, tempDataDir } from '../../tests/kit/server';
-import { runAdmin } from './admin';
+import { testCli } from '../../tests/kit/cli';
 import { migrateToLatest, openDatabase } from '../db/index';
 import { LoginLockout } from '../auth/lockout';
 import { systemClock } from '../clock';
 
-const dir = tempDataDir('account-cli-');
-const env = { DATA_DIR: dir };
-
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runAdmin(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) }, TEST_HASH_PARAMS);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const cli = testCli('account-cli-');
+const { run, dir } = cli;
 
 describe('admin CLI', () => {
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => cli.close());
 
   it('creates organisations, installs apps, creates and lists users', async () => {
     expect((await run('create-org', '--name', 'Acme')).code).toBe(0);

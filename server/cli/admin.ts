@@ -10,6 +10,7 @@ import { translate } from '../i18n/index';
 import { discoverServerPlugins } from '../plugin-loader';
 import type { ServerPlugin } from '../plugin';
 import type { CliCommand, CliIo } from './command';
+import { ORG_COMMANDS } from './org-commands';
 import { IDENTITY_PROVIDERS, type IdentityProvider } from '../../schemas/identities';
 
 export type { CliCommand, CliIo } from './command';
@@ -162,6 +163,7 @@ export const CORE_COMMANDS: readonly CliCommand[] = [
       return 0;
     },
   },
+  ...ORG_COMMANDS,
 ];
 
 /** The usage text for a command list: one indented line per command, then where the database is. */

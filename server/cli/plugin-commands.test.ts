@@ -1,15 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runAdmin, USAGE } from './admin';
+import { testCli } from '../../tests/kit/cli';
+import { USAGE } from './admin';
 import { discoverServerPlugins } from '../plugin-loader';
 import { defineServerPlugin } from '../plugin';
 import { listUsers } from '../services/accounts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'account-cli-slices-'));
-const cheap = { memoryCost: 64, timeCost: 1, parallelism: 1 };
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const cli = testCli('account-cli-slices-');
+afterAll(() => cli.close());
 
 // A slice contributing one command the way a real one would (defineServerPlugin({ cli })).
 const counter = defineServerPlugin({
@@ -28,18 +25,7 @@ const counter = defineServerPlugin({
   ],
 });
 
-async function run(plugins: Parameters<typeof runAdmin>[4], ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runAdmin(
-    argv,
-    { DATA_DIR: dir },
-    { out: (l) => out.push(l), err: (l) => err.push(l) },
-    cheap,
-    plugins,
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = cli.runWith;
 
 describe('admin CLI commands of server slices', () => {
   it('prints only the core usage while no slice contributes a command', async () => {

@@ -9,6 +9,7 @@ import { discoverServerPlugins } from '../plugin-loader';
 import * as m001 from './migrations/001-initial';
 import * as m002 from './migrations/002-usage-logs';
 import * as m032 from './migrations/032-identities';
+import * as m040 from './migrations/040-org-policies';
 
 /** Which engine a database runs on; a few statements differ (e.g. nothing yet, but callers may ask). */
 export type DialectName = 'sqlite' | 'postgres';
@@ -51,6 +52,7 @@ export const coreMigrations: Record<string, Migration> = {
   '001-initial': m001,
   '002-usage-logs': m002,
   '032-identities': m032,
+  '040-org-policies': m040,
 };
 
 /** Core and slice migrations in one name-ordered map; a name used twice is refused (Kysely keys by name). */

@@ -27,12 +27,19 @@ export interface OrganizationsTable {
   name_lower: string;
   logo: string | null;
   created_at: number;
+  /** JSON array of normalised CIDRs a request in this organisation's context must come from; null = anywhere. */
+  ip_whitelist: string | null;
+  /** Epoch ms from which the licence is expired (requests in the organisation refused); null = no expiry. */
+  licence_expires_at: number | null;
+  /** Epoch ms from which the standard-edition order is expired; null = no order or no expiry. */
+  order_expires_at: number | null;
 }
 
 /** Who belongs to which organisation. */
 export interface MembershipsTable {
   org_id: string;
   user_id: string;
+  /** 'member' or 'admin' (an organisation administrator, set with the CLI's set-org-admin). */
   role: string;
   created_at: number;
 }

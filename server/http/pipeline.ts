@@ -5,6 +5,7 @@ import { resolveLocale } from '../i18n/index';
 import { SESSION_COOKIE, type SessionStore } from '../auth/sessions';
 import { safeEqual } from '../auth/random';
 import { hasScope, TOKEN_PREFIX } from '../auth/tokens';
+import { enforceTenant, installTenantContext } from './tenant';
 
 /** Path prefixes that are API (JSON) rather than pages or files; every route under them must declare `config.auth`. */
 export const API_PREFIXES = ['/users/ajax/', '/individual/', '/uiless/', '/oapi/', '/objects/', '/api/ajax/'];
@@ -59,13 +60,15 @@ function presentedToken(req: FastifyRequest): string | undefined {
 
 /**
  * Installs what every request goes through: request id header, locale, session or token
- * authentication, X-Requested-With + CSRF checks on state changes, and security headers.
+ * authentication, X-Requested-With + CSRF checks on state changes, the organisation context and its policies
+ * (./tenant), and security headers.
  */
 export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions: SessionStore): void {
   const fallbackLocale = ctx.edition.locale.default;
   app.decorateRequest('session', null);
   app.decorateRequest('token', null);
   app.decorateRequest('locale', fallbackLocale);
+  installTenantContext(app);
 
   app.addHook('onRoute', (route) => {
     const urls = [route.url];
@@ -93,7 +96,7 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
         return sendError(req, reply, 403, 'InsufficientScope', { scope: config.scope });
       }
       req.token = { tokenId: result.tokenId, scopes: result.scopes, user: result.user };
-      return;
+      return enforceTenant(ctx, req, reply);
     }
 
     const cookie = req.cookies?.[SESSION_COOKIE];
@@ -118,6 +121,7 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
       }
     }
     if (auth === 'session' && !req.session) return sendError(req, reply, 401, 'Unauthorized');
+    return enforceTenant(ctx, req, reply);
   });
 
   app.addHook('onSend', async (req, reply, payload) => {

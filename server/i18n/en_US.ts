@@ -18,6 +18,10 @@ export const en_US = {
   InsufficientScope: 'The access token lacks the permission "{scope}".',
   OrganizationNotFound: 'The organization does not exist.',
   NoOrganizationPermission: 'You have no permission for this organization.',
+  OrganizationIpRestricted:
+    'IP access is restricted; contact the administrator to change security settings in the console.',
+  OrganizationLicenceExpired: "The organization's licence has expired; contact the administrator to renew it.",
+  OrganizationOrderExpired: "The organization's order has expired; renew it in the console to continue.",
   TooManyRequests: 'Too many requests, please try again later.',
   SystemError: 'System exception, please try again.',
 } as const;

@@ -20,6 +20,9 @@ export const zh_CN: Record<CoreCode, string> = {
   InsufficientScope: '访问令牌缺少权限“{scope}”。',
   OrganizationNotFound: '组织不存在。',
   NoOrganizationPermission: '没有该组织的访问权限。',
+  OrganizationIpRestricted: 'IP 访问受限，请联系管理员在控制台修改安全设置。',
+  OrganizationLicenceExpired: '该组织的许可证已过期，请联系管理员续期。',
+  OrganizationOrderExpired: '该组织的订单已过期，请在控制台续费后继续使用。',
   TooManyRequests: '请求过于频繁，请稍后再试。',
   SystemError: '系统异常，请重试。',
 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { SessionUser } from '../context';
-import { AppError, errorResponses } from '../errors';
-import { memberInstalledApps, memberOrganization } from '../services/accounts';
+import { errorResponses } from '../errors';
+import { admittedOrgApps } from '../services/organizations';
 import { TenantHeadersSchema } from '../../schemas/common';
 import {
   AppsSearchAnswerSchema,
@@ -50,24 +50,25 @@ export const coreRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/uiless/api/apps::search',
     {
-      config: { auth: 'session' },
+      // The organisation: x-tenant-id, else the current one, checked by the tenant hook (member, IP, licence).
+      config: { auth: 'session', orgScoped: true },
       // Clients may post no body at all; treat that as an empty filter.
       preValidation: async (req) => {
         req.body ??= {};
       },
       schema: {
         tags: ['core'],
-        summary: 'Apps installed in the organisation named by x-tenant-id (default: the current one)',
+        summary:
+          'Apps installed in the organisation named by x-tenant-id (default: the current one); none without an organisation',
         headers: TenantHeadersSchema,
         body: AppsSearchBodySchema,
         response: { 200: AppsSearchAnswerSchema, ...errorResponses },
       },
     },
     async (req) => {
-      const user = req.session!.user;
-      const orgId = req.headers['x-tenant-id'] || user.current_org_id;
-      const installed = orgId ? await memberInstalledApps(app.ctx, user.id, orgId) : null;
-      if (!installed) throw new AppError(403, 'NoOrganizationPermission');
+      // No organisation at all is a state, not an error: the shell shows what needs none.
+      if (!req.organization) return { results: [] };
+      const installed = await admittedOrgApps(app.ctx, req.organization.id);
       const wanted = req.body?.identities;
       const apps = installed.filter((a) => !wanted || wanted.includes(a.app_key));
       return {
@@ -82,7 +83,8 @@ export const coreRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/uiless/api/organizations/:id',
     {
-      config: { auth: 'session' },
+      // A foreign or unknown id is refused by the tenant hook alike (403), so other tenants' ids cannot be probed.
+      config: { auth: 'session', orgScoped: true },
       schema: {
         tags: ['core'],
         summary: 'One organisation the user belongs to',
@@ -91,11 +93,8 @@ export const coreRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const user = req.session!.user;
-      const org = await memberOrganization(app.ctx, user.id, req.params.id);
-      // Not a member and not existing look the same, so ids of other tenants cannot be probed.
-      if (!org) throw new AppError(404, 'OrganizationNotFound');
-      return org;
+      const { id, name, logo } = req.organization!;
+      return { id, name, logo };
     },
   );
 };

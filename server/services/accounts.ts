@@ -58,6 +58,9 @@ export async function createOrg(deps: Pick<AccountDeps, 'db' | 'clock'>, name: s
     name_lower: clean.toLowerCase(),
     logo: null,
     created_at: deps.clock.now().getTime(),
+    ip_whitelist: null,
+    licence_expires_at: null,
+    order_expires_at: null,
   };
   await deps.db.insertInto('organizations').values(org).execute();
   return org;

@@ -5,11 +5,22 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { edition } from '../core/edition';
 import { useStores } from '../core/stores/root';
 
+/**
+ * Where a tile leads: always through the application entry guard of the current organisation, which checks access
+ * and then redirects to the app's address (the edition's `url`, served as `raw_url`); without an organisation,
+ * to the chooser first.
+ */
+export function appTileHref(appKey: string, organizationId: string | null | undefined): string {
+  if (!organizationId) return '/users/switch/organization';
+  return `/users/switch/${encodeURIComponent(organizationId)}/app-entry?app=${encodeURIComponent(appKey)}`;
+}
+
 /** The suite's applications from the edition's list, each logo recoloured to the brand colour. */
 export const AppSwitcher = observer(function AppSwitcher() {
   const { session } = useStores();
   const intl = useIntl();
-  const org = session.user?.organization_id ?? '';
+  // The current organisation as the last session load knows it (it follows a switch without a reload).
+  const org = session.user?.organization_id;
   const apps = (
     <nav aria-label={intl.formatMessage({ id: 'shell.header.apps' })}>
       <ul
@@ -25,7 +36,7 @@ export const AppSwitcher = observer(function AppSwitcher() {
         {edition.appSwitcher.map((app) => (
           <li key={app.key}>
             <a
-              href={app.url ?? `/users/switch/${encodeURIComponent(org)}/app-entry?app=${encodeURIComponent(app.key)}`}
+              href={appTileHref(app.key, org)}
               data-app={app.key}
               style={{
                 display: 'flex',

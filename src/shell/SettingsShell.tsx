@@ -9,6 +9,7 @@ import type { Registry, SettingsSection } from '../core/plugin';
 import { useStores } from '../core/stores/root';
 import { AppLayout } from './AppLayout';
 import { ErrorBoundary } from './errors/ErrorBoundary';
+import { OrganizationNotice } from './OrganizationNotice';
 
 /** Props of the settings frame. */
 export interface SettingsShellProps {
@@ -29,7 +30,10 @@ export function acceptsSubPath(section: Pick<SettingsSection, 'subPaths'>, rest:
   return !sub || (section.subPaths ?? []).includes(sub);
 }
 
-/** Personal Settings: permitted sections in the sidebar, the chosen one on the right. */
+/**
+ * Personal Settings: permitted sections in the sidebar, the chosen one on the right. Without a usable organisation
+ * (none, or refused by its policies) the sections that need an app are gone and a notice says why.
+ */
 const SettingsShell = observer(function SettingsShell({ registry }: SettingsShellProps) {
   const { session } = useStores();
   const { sidebarKey, '*': rest } = useParams();
@@ -85,6 +89,7 @@ const SettingsShell = observer(function SettingsShell({ registry }: SettingsShel
   );
   return (
     <AppLayout sider={menu}>
+      <OrganizationNotice />
       <ErrorBoundary>
         <Suspense fallback={null}>
           <Page />

@@ -5,20 +5,13 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { edition, type Locale } from '../core/edition';
 import { useStores } from '../core/stores/root';
 import { AppSwitcher } from './AppSwitcher';
+import { logoutUrl, switchOrganizationUrl } from './links';
 
 const LOCALES: Locale[] = ['zh_CN', 'en_US'];
 
-/** Where "change organisation" goes: the switch page, coming back to the current address. */
-export function switchOrganizationUrl(current: string): string {
-  return `/users/switch/organization?nextUrl=${encodeURIComponent(current)}`;
-}
+export { logoutUrl, switchOrganizationUrl } from './links';
 
-/** The account service's logout address with the current page as next URL. */
-export function logoutUrl(current: string): string {
-  return `/users/logout?next=${encodeURIComponent(current)}`;
-}
-
-/** Top bar: brand, app switcher, help centre, language, organisation change and logout. */
+/** Top bar: brand, app switcher, current organisation (a link to change it), help centre, language and logout. */
 export const TopBar = observer(function TopBar() {
   const { session } = useStores();
   const intl = useIntl();
@@ -36,13 +29,45 @@ export const TopBar = observer(function TopBar() {
         background: '#fff',
       }}
     >
-      <a href="/users/settings" style={{ display: 'flex', alignItems: 'center', gap: 8, color: 'inherit' }}>
-        <img src={edition.brand.logo} alt="" width={28} height={28} />
-        <strong style={{ fontSize: 16, whiteSpace: 'nowrap' }}>{edition.names.product[session.locale]}</strong>
+      {/* The product name gives way (ellipsis) before anything else on a narrow window. */}
+      <a
+        href="/users/settings"
+        style={{ display: 'flex', alignItems: 'center', gap: 8, color: 'inherit', minWidth: 0 }}
+      >
+        <img src={edition.brand.logo} alt="" width={28} height={28} style={{ flex: 'none' }} />
+        <strong style={{ fontSize: 16, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
+          {edition.names.product[session.locale]}
+        </strong>
       </a>
       {user && <AppSwitcher />}
+      {user && session.organization && (
+        <a
+          href={switchOrganizationUrl(here)}
+          data-testid="current-org"
+          aria-label={intl.formatMessage({ id: 'shell.header.currentOrg' }, { name: session.organization.name })}
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            gap: 6,
+            flex: 'none',
+            maxWidth: 240,
+            padding: '4px 8px',
+            borderRadius: 6,
+            color: 'rgba(0, 0, 0, 0.88)',
+          }}
+        >
+          <SwapOutlined aria-hidden />
+          {/* On a narrow window only the icon stays; its label still names the organisation. */}
+          <span
+            className="shell-hide-narrow"
+            style={{ minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+          >
+            {session.organization.name}
+          </span>
+        </a>
+      )}
       <span style={{ flex: 1 }} />
-      <Space size={4} wrap={false}>
+      <Space size={4} wrap={false} style={{ flex: 'none' }}>
         {edition.helpLinks.helpCenter && (
           <Button
             type="text"

@@ -13,7 +13,8 @@ import en from './messages/en_US.json';
 import zh from './messages/zh_CN.json';
 import { RouteGuard } from './RouteGuard';
 import SettingsShell, { acceptsSubPath, permittedSections } from './SettingsShell';
-import { logoutUrl, switchOrganizationUrl } from './TopBar';
+import { appTileHref } from './AppSwitcher';
+import { logoutUrl, switchOrganizationUrl, TopBar } from './TopBar';
 import { clampSiderWidth, SIDER_MIN_WIDTH } from './useSiderState';
 
 const page = () => Promise.resolve({ default: () => null });
@@ -124,6 +125,84 @@ describe('plugin contract: section permission, sub-paths, route auth', () => {
   });
 });
 
+describe('no organisation is a state: the shell explains it and personal sections keep working', () => {
+  afterEach(cleanup);
+  const shell = createRegistry(
+    ['profile', 'personalAccessToken', 'ssh', 'packagesCredential', 'third-party'].map((key) =>
+      definePlugin({
+        id: `q-${key}`,
+        settingsSections: [
+          { key, messageId: 'shell.settings.title', load: () => Promise.resolve({ default: () => <p>{key} page</p> }) },
+        ],
+        messages: { zh_CN: {}, en_US: {} },
+      }),
+    ),
+  );
+  const path = '/users/settings/:sidebarKey/*';
+
+  it('shows a user without an organisation the sections that need no app, and the chooser instead of an error', async () => {
+    const view = await renderWithCore(<SettingsShell registry={shell} />, {
+      path,
+      route: '/users/settings/profile',
+      user: { organization_id: null },
+    });
+    await act(async () => runInAction(() => (view.root.session.organizationNotice = 'no-org')));
+    expect(await screen.findByText('profile page')).toBeTruthy();
+    const menu = [...view.container.querySelectorAll('[data-menu-key]')].map((e) => e.getAttribute('data-menu-key'));
+    expect(menu).toEqual(['profile', 'personalAccessToken', 'third-party']);
+    const notice = screen.getByTestId('org-notice');
+    expect(notice.textContent).toContain('Not in any organization');
+    expect(notice.querySelector('a')?.getAttribute('href')).toMatch(/^\/users\/switch\/organization\?nextUrl=/);
+    expect(screen.queryByText('The system is abnormal, please retry')).toBeNull();
+  });
+
+  it.each([
+    ['ip-restricted', 'IP access is restricted; contact the administrator to change security settings in the console.'],
+    ['license-expired', "The organization's license has expired. Contact the administrator to renew it."],
+    ['order-expired', 'The standard edition order has expired'],
+  ] as const)('shows the %s notice above the personal sections', async (kind, text) => {
+    const view = await renderWithCore(<SettingsShell registry={shell} />, {
+      path,
+      route: '/users/settings/personalAccessToken',
+    });
+    await act(async () => runInAction(() => (view.root.session.organizationNotice = kind)));
+    expect(await screen.findByText('personalAccessToken page')).toBeTruthy();
+    expect(screen.getByTestId('org-notice').getAttribute('data-notice')).toBe(kind);
+    expect(screen.getByTestId('org-notice').textContent).toContain(text);
+  });
+
+  it('offers the chooser on the organisation error pages, and only there', async () => {
+    const page = (type: string) =>
+      render(
+        <IntlProvider locale="en" messages={en}>
+          <MemoryRouter initialEntries={[`/users/errors?type=${type}`]}>
+            <ErrorPage />
+          </MemoryRouter>
+        </IntlProvider>,
+      );
+    page('no-org');
+    expect(screen.getByText('Not in any organization')).toBeTruthy();
+    expect(screen.getByTestId('error-switch-org').getAttribute('href')).toBe('/users/switch/organization');
+    cleanup();
+    page('404');
+    expect(screen.queryByTestId('error-switch-org')).toBeNull();
+  });
+
+  it('sends every app tile through the entry guard of the current organisation (the chooser without one)', () => {
+    expect(appTileHref('codeup', 'o 1')).toBe('/users/switch/o%201/app-entry?app=codeup');
+    expect(appTileHref('codeup', null)).toBe('/users/switch/organization');
+  });
+
+  it('names the current organisation in the header, as a way to change it', async () => {
+    const view = await renderWithCore(<TopBar />);
+    expect(screen.queryByTestId('current-org')).toBeNull();
+    await act(async () => runInAction(() => (view.root.session.organization = { id: 'o1', name: 'Acme', logo: null })));
+    const org = screen.getByTestId('current-org');
+    expect(org.textContent).toBe('Acme');
+    expect(org.getAttribute('href')).toMatch(/^\/users\/switch\/organization\?nextUrl=/);
+  });
+});
+
 describe('shell rules', () => {
   it('clamps the dragged side bar to at least 200 px', () => {
     expect(SIDER_MIN_WIDTH).toBe(200);
@@ -134,6 +213,7 @@ describe('shell rules', () => {
   it('sends organisation change and logout back to the current address', () => {
     const here = 'http://h/users/settings/ssh?x=1';
     expect(switchOrganizationUrl(here)).toBe(`/users/switch/organization?nextUrl=${encodeURIComponent(here)}`);
+    expect(switchOrganizationUrl()).toBe('/users/switch/organization');
     expect(logoutUrl(here)).toBe(`/users/logout?next=${encodeURIComponent(here)}`);
   });
 

@@ -9,6 +9,29 @@ export const E2E_ORG = { name: 'E2E Org', apps: ['codeup'] };
 /** A second organisation with the packages app, for the artifact-credential spec (its user works in it). */
 export const E2E_PACKAGES_ORG = { name: 'E2E Packages Org', apps: ['codeup', 'packages'] };
 
+/** Organisations of the organisation spec: an IP whitelist that excludes loopback, and a licence that has expired. */
+export const E2E_POLICY_ORGS = {
+  blocked: { name: 'E2E Blocked Org', apps: ['codeup'], ipWhitelist: ['10.0.0.0/8', '2001:db8::/32'] },
+  expired: { name: 'E2E Expired Org', apps: ['codeup'], licenceExpiresAt: '2020-01-31' },
+};
+
+/** Bulk organisations the `many` user belongs to: more than two pages of 50 in the chooser. */
+export const E2E_MANY_ORGS = { prefix: 'E2E Bulk Org', count: 120 };
+
+/** Accounts of the organisation spec (tests/e2e/serve.ts seeds their memberships). */
+export const E2E_ORG_USERS = {
+  /** In E2E Org (codeup) and E2E Packages Org (codeup, packages); switches between them. */
+  switcher: { username: 'switcher', name: 'Switcher User', password: 'Switch@pass1', org: E2E_ORG.name },
+  /** In the 120 bulk organisations. */
+  many: { username: 'many', name: 'Many Orgs User', password: 'Many@pass1', org: undefined },
+  /** Works in the organisation whose whitelist excludes 127.0.0.1. */
+  blocked: { username: 'blocked', name: 'Blocked User', password: 'Blocked@pass1', org: E2E_POLICY_ORGS.blocked.name },
+  /** Works in the organisation whose licence has expired. */
+  expired: { username: 'expired', name: 'Expired User', password: 'Expired@pass1', org: E2E_POLICY_ORGS.expired.name },
+  /** Belongs to no organisation at all. */
+  loner: { username: 'loner', name: 'Loner User', password: 'Loner@pass1', org: undefined },
+} as const;
+
 /** Accounts seeded by tests/e2e/serve.ts; each spec that changes an account uses its own. */
 export const E2E_USERS = {
   shell: { username: 'shell', name: 'Shell User', password: 'Shell@pass1' },

@@ -5,9 +5,19 @@ import http from 'node:http';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { bindIdentity } from '../../server/services/identities';
+import { addMember } from '../../server/services/organizations';
 import { seedAccounts, tempDataDir } from '../kit/server';
 import { startSmtpSink } from '../kit/smtp';
-import { E2E_ORG, E2E_PACKAGES_ORG, E2E_USERS, mailApiPortFile, type E2EMail } from './fixtures';
+import {
+  E2E_MANY_ORGS,
+  E2E_ORG,
+  E2E_ORG_USERS,
+  E2E_PACKAGES_ORG,
+  E2E_POLICY_ORGS,
+  E2E_USERS,
+  mailApiPortFile,
+  type E2EMail,
+} from './fixtures';
 
 const dataDir = tempDataDir(`e2e-${process.env.EDITION ?? 'vpc'}-`);
 // A real SMTP sink on loopback receives the service's mail; specs read it through mailsTo() (fixtures.ts).
@@ -20,6 +30,17 @@ await seedAccounts(app.ctx, {
     Object.values(E2E_USERS).map(({ username, ...u }) => [username, { org: E2E_ORG.name, ...u }]),
   ),
 });
+// The organisation spec: two organisations to switch between, 120 to page through, two under a policy, none at all.
+const { blocked, expired } = E2E_POLICY_ORGS;
+await seedAccounts(app.ctx, {
+  orgs: {
+    [blocked.name]: { apps: blocked.apps, ipWhitelist: blocked.ipWhitelist },
+    [expired.name]: { apps: expired.apps, licenceExpiresAt: expired.licenceExpiresAt },
+  },
+  users: Object.fromEntries(Object.values(E2E_ORG_USERS).map(({ username, ...u }) => [username, u])),
+  manyOrgs: [{ ...E2E_MANY_ORGS, members: [E2E_ORG_USERS.many.username] }],
+});
+await addMember(app.ctx, E2E_PACKAGES_ORG.name, E2E_ORG_USERS.switcher.username);
 // The third-party page of the keys user shows one synchronised account (DingTalk) and two empty entries.
 await bindIdentity(app.ctx, { username: E2E_USERS.keys.username, provider: 'dingtalk', openId: 'ding-e2e-001' });
 await app.listen({ port: config.port, host: config.host });

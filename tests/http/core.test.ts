@@ -57,7 +57,7 @@ describe('shell endpoints: me, installed apps, organisation', () => {
     expect(mine.json).toEqual({ id: acme, name: 'Acme', logo: null });
     const theirs = await c.req('GET', `/uiless/api/organizations/${other}`);
     const missing = await c.req('GET', '/uiless/api/organizations/000000000000000000000000');
-    expect(theirs.status).toBe(404);
+    expect(theirs.status).toBe(403);
     expect([theirs.json.code, theirs.json.message]).toEqual([missing.json.code, missing.json.message]);
   });
 });

@@ -68,7 +68,7 @@ describe('error shape on malformed input', () => {
 
   it('unknown API path → 404 JSON, not the web app', async () => {
     expectShape(await c.req('GET', '/users/ajax/v1/nothing-here'), 404, 'NotFound');
-    expectShape(await c.req('GET', '/uiless/api/organizations/does-not-exist'), 404, 'OrganizationNotFound');
+    expectShape(await c.req('GET', '/uiless/api/organizations/does-not-exist'), 403, 'NoOrganizationPermission');
   });
 
   it('answers in the request locale: cookie first, then Accept-Language', async () => {

@@ -12,7 +12,20 @@ import { loadConfig } from '../../server/config';
 import { dropPgSchema } from '../../server/db/index';
 import type { AppContext } from '../../server/context';
 import type { HashParams } from '../../server/auth/passwords';
-import { createUser, createOrg, installApp, type CreateUserInput } from '../../server/services/accounts';
+import {
+  createUser,
+  createOrg,
+  findUserByUsername,
+  installApp,
+  type CreateUserInput,
+} from '../../server/services/accounts';
+import {
+  addMember,
+  createOrganizationsBulk,
+  parseExpiryDate,
+  updateOrgPolicies,
+  type OrgRole,
+} from '../../server/services/organizations';
 
 /** Cheap argon2id parameters for tests that are not about the parameters themselves. */
 export const TEST_HASH_PARAMS: HashParams = { memoryCost: 64, timeCost: 1, parallelism: 1 };
@@ -25,12 +38,44 @@ export function tempDataDir(prefix = 'account-http-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/** An instant for a seeded policy: epoch ms, a Date, or `YYYY-MM-DD` (the last valid day, UTC, as the CLI reads it). */
+export type SeedInstant = number | Date | string;
+
+/** One organisation of a seed with more than apps: its members, admins and policies. */
+export interface OrgSeed {
+  /** App keys installed, in order. */
+  apps?: string[];
+  /** Seeded usernames joining as members (besides users whose `org` is this one). */
+  members?: string[];
+  /** Seeded usernames joining as organisation admins (or promoted when already members). */
+  admins?: string[];
+  /** CIDRs requests in this organisation must come from (as the CLI takes them); absent = anywhere. */
+  ipWhitelist?: string[];
+  /** When the licence stops working. */
+  licenceExpiresAt?: SeedInstant;
+  /** When the standard-edition order stops working. */
+  orderExpiresAt?: SeedInstant;
+}
+
+/** Many organisations made in batched INSERTs (organisation lists of 120 or 10,000 memberships). */
+export interface ManyOrgsSeed {
+  /** Names are `<prefix> <n>`, n zero-padded from 1 so they sort in creation order. */
+  prefix: string;
+  count: number;
+  /** Seeded usernames made members of every one of them. */
+  members: string[];
+  role?: OrgRole;
+  apps?: string[];
+}
+
 /** Accounts to create, as data: what a test starts from. */
 export interface Seed {
-  /** Organisations by name, each with the keys of the apps installed in it, in order. */
-  orgs?: Record<string, string[]>;
+  /** Organisations by name: the keys of the apps installed in it, in order, or an `OrgSeed`. */
+  orgs?: Record<string, string[] | OrgSeed>;
   /** Users by username, in order; `org` names the organisation they join (it becomes their current one). */
   users?: Record<string, Omit<CreateUserInput, 'username'>>;
+  /** Organisations made in bulk after the users (their ids land in `orgs` by name too). */
+  manyOrgs?: ManyOrgsSeed[];
   /** Seeded users to sign in (each with its own client, keeping its session cookie and CSRF token). */
   signIn?: string[];
 }
@@ -61,16 +106,52 @@ export interface Seeded {
   clients: Record<string, Client>;
 }
 
-/** Creates the seed's organisations (with their apps) and users through the services the admin CLI uses. */
+const instant = (at: SeedInstant | undefined): number | null | undefined =>
+  at === undefined
+    ? undefined
+    : typeof at === 'string'
+      ? parseExpiryDate(at)
+      : typeof at === 'number'
+        ? at
+        : at.getTime();
+
+/**
+ * Creates the seed's organisations (apps, policies) and users, then memberships and bulk organisations, through the
+ * services the admin CLI uses. Users named by `members`/`admins`/`manyOrgs` may come from an earlier seed call.
+ */
 export async function seedAccounts(ctx: AppContext, seed: Omit<Seed, 'signIn'>): Promise<Omit<Seeded, 'clients'>> {
   const orgs: Record<string, string> = {};
   const users: Record<string, SeededUser> = {};
-  for (const [name, apps] of Object.entries(seed.orgs ?? {})) {
+  const specs = Object.entries(seed.orgs ?? {}).map(
+    ([name, spec]) => [name, Array.isArray(spec) ? { apps: spec } : spec] as const,
+  );
+  for (const [name, spec] of specs) {
     orgs[name] = (await createOrg(ctx, name)).id;
-    for (const app of apps) await installApp(ctx, name, app);
+    for (const app of spec.apps ?? []) await installApp(ctx, name, app);
+    await updateOrgPolicies(ctx.db, orgs[name], {
+      ipWhitelist: spec.ipWhitelist,
+      licenceExpiresAt: instant(spec.licenceExpiresAt),
+      orderExpiresAt: instant(spec.orderExpiresAt),
+    });
   }
   for (const [username, input] of Object.entries(seed.users ?? {})) {
     users[username] = await createUser(ctx, { username, ...input });
+  }
+  for (const [name, spec] of specs) {
+    for (const u of spec.members ?? []) await addMember(ctx, name, u);
+    for (const u of spec.admins ?? []) await addMember(ctx, name, u, 'admin');
+  }
+  for (const many of seed.manyOrgs ?? []) {
+    const width = String(many.count).length;
+    const names = Array.from({ length: many.count }, (_, i) => `${many.prefix} ${String(i + 1).padStart(width, '0')}`);
+    const memberIds: string[] = [];
+    for (const u of many.members) {
+      const row = users[u] ?? (await findUserByUsername(ctx.db, u));
+      if (!row) throw new Error(`manyOrgs: user ${u} was not seeded`);
+      memberIds.push(row.id);
+    }
+    const ids = await createOrganizationsBulk(ctx, { names, memberIds, role: many.role, apps: many.apps });
+    names.forEach((n, i) => (orgs[n] = ids[i]));
   }
   return { orgs, users };
 }

@@ -116,6 +116,22 @@ describe('request client headers', () => {
     expect(last().headers['x-tenant-id']).toBe('org-2');
   });
 
+  it('lets the organisation be set on the client, winning over the configured one until reset', async () => {
+    const { c } = client({ tenantId: () => 'page-org' });
+    c.setTenantId('o7');
+    await c.get('/uiless/api/apps/1');
+    expect(last().headers['x-tenant-id']).toBe('o7');
+    c.setTenantId('');
+    await c.get('/uiless/api/apps/1');
+    expect(last().headers['x-tenant-id']).toBe('');
+    c.setTenantId(undefined);
+    await c.get('/uiless/api/apps/1');
+    expect(last().headers['x-tenant-id']).toBe('page-org');
+    // A call made in another organisation's context names it itself.
+    await c.put('/uiless/api/sdk/users/lastWorkspace', {}, { headers: { 'x-tenant-id': 'o9' } });
+    expect(last().headers['x-tenant-id']).toBe('o9');
+  });
+
   it('resolves paths against the configured host, with or without a leading slash', async () => {
     const { c } = client();
     await c.get('echo/a');

@@ -91,6 +91,11 @@ export interface RequestClient {
   configure(hooks: Partial<RequestHooks>): void;
   /** Builds the absolute URL a path resolves to; exposed for links that bypass fetch. */
   resolveUrl(url: string, query?: RequestOptions['query']): string;
+  /**
+   * Sets the organisation later `/uiless/` calls carry as `x-tenant-id`, winning over the configured one, so a switch
+   * or a session load takes effect without a reload; '' means none, undefined goes back to the configured one.
+   */
+  setTenantId(id: string | undefined): void;
 }
 
 /** Default translator: the Chinese catalogue, the app's default locale. */
@@ -177,6 +182,7 @@ function pick(data: unknown, key: string): string | undefined {
 /** Creates an independent client; the app uses `getRequestClient()`, tests create their own. */
 export function createRequestClient(options: RequestClientOptions = {}): RequestClient {
   const baseUrl = normalizeBaseUrl(options.baseUrl);
+  let tenantOverride: string | undefined;
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
   const hooks: RequestHooks = {
     translate: options.translate ?? defaultTranslate,
@@ -232,7 +238,7 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
     if (csrf) headers['X-CSRF-Token'] = csrf;
     if (fullUrl.includes(UILESS_MARKER)) {
       headers['x-app-id'] = value(options.appId) ?? '';
-      headers['x-tenant-id'] = value(options.tenantId) ?? '';
+      headers['x-tenant-id'] = tenantOverride ?? value(options.tenantId) ?? '';
     }
     let body: BodyInit | undefined;
     if (opts.form) {
@@ -327,5 +333,8 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
       for (const [k, v] of Object.entries(next)) if (v) (hooks as unknown as Record<string, unknown>)[k] = v;
     },
     resolveUrl: (url, query) => buildUrl(baseUrl, url, query),
+    setTenantId(id) {
+      tenantOverride = id;
+    },
   };
 }

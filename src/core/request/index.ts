@@ -12,12 +12,11 @@ export function requestOptionsFromPageConfig(config: PageConfig): RequestClientO
     baseUrl: config.host,
     csrfToken: config.csrfToken,
     appId: config.appId,
-    tenantId: () => currentOrganizationId ?? (config.organizationId || config.orgId),
+    tenantId: config.organizationId || config.orgId,
   };
 }
 
 let instance: RequestClient | undefined;
-let currentOrganizationId: string | undefined;
 
 /** The app's one client, created from the page configuration on first use. */
 export function getRequestClient(): RequestClient {
@@ -32,13 +31,15 @@ export function configureRequestClient(hooks: Partial<RequestHooks>): RequestCli
   return client;
 }
 
-/** Records the organisation the user switched to, so later `/uiless/` calls carry it as `x-tenant-id`. */
+/**
+ * Records the organisation the user switched to on the app's one client, so later `/uiless/` calls carry it as
+ * `x-tenant-id` (stores do the same through `client.setTenantId`; the session follows `me` on every load).
+ */
 export function setCurrentOrganizationId(id: string | undefined): void {
-  currentOrganizationId = id || undefined;
+  getRequestClient().setTenantId(id || undefined);
 }
 
 /** Test seam: forgets the one client so the next `getRequestClient()` reads the page again. */
 export function resetRequestClientForTests(): void {
   instance = undefined;
-  currentOrganizationId = undefined;
 }

@@ -12,7 +12,7 @@ describe('member lookup', () => {
   it('asks with userIds and its own 5000 ms timeout, mapping names by id', async () => {
     let timer = 0;
     const backend = fakeBackend(
-      { 'GET /api/organizations/:org/members/list': ok([{ _userId: 'u1', name: 'Ann' }]) },
+      { 'GET /api/organizations/:org/members/list': ok({ members: [{ id: 'u1', name: 'Ann', avatar: '/a/u1.png' }] }) },
       {
         setTimer: (_fn, ms) => {
           timer = ms;
@@ -22,8 +22,8 @@ describe('member lookup', () => {
     );
     const lookup = createMemberLookup(backend.client, { privateDeployment: true, orgId: () => 'org-7' });
     expect(await lookup(['u1', 'u2', 'u1'])).toEqual([
-      { _userId: 'u1', name: 'Ann' },
-      { _userId: 'u2', name: '' },
+      { _userId: 'u1', name: 'Ann', avatar: '/a/u1.png' },
+      { _userId: 'u2', name: '', avatar: null },
     ]);
     expect(backend.calls).toMatchObject([
       { method: 'GET', path: '/api/organizations/org-7/members/list', query: { userIds: 'u1,u2' } },
@@ -39,7 +39,7 @@ describe('member lookup', () => {
       },
     });
     const lookup = createMemberLookup(backend.client, { privateDeployment: false });
-    expect(await lookup(['u1'])).toEqual([{ _userId: 'u1', name: '' }]);
+    expect(await lookup(['u1'])).toEqual([{ _userId: 'u1', name: '', avatar: null }]);
   });
 
   it('treats a 401 as no names, not as a lost session', async () => {
@@ -49,7 +49,7 @@ describe('member lookup', () => {
       { onUnauthorized: () => signedOut++ },
     );
     expect(await createMemberLookup(backend.client, { privateDeployment: false })(['u1'])).toEqual([
-      { _userId: 'u1', name: '' },
+      { _userId: 'u1', name: '', avatar: null },
     ]);
     expect(signedOut).toBe(0);
   });

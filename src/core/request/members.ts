@@ -5,8 +5,10 @@ import type { RequestClient } from './client';
 export interface Member {
   /** The user id the name belongs to. */
   _userId: string;
-  /** Display name; '' when unknown so the UI shows a blank instead of an error. */
+  /** Display name; '' when unknown so the UI shows a blank (or a name it already had) instead of an error. */
   name: string;
+  /** Avatar URL; null when the user has none or the lookup failed. */
+  avatar: string | null;
 }
 
 /** Where and how members are looked up. */
@@ -46,13 +48,18 @@ export function createMemberLookup(client: RequestClient, options: MemberLookupO
       { userIds: ids },
       { timeoutMs: options.timeoutMs ?? MEMBERS_TIMEOUT_MS, handleUnauthorized: false },
     );
-    const found = new Map<string, string>();
+    const found = new Map<string, Member>();
     if (!error) {
       for (const m of toMembers(data)) {
         const id = m?._userId ?? (m as { id?: string })?.id;
-        if (id) found.set(String(id), typeof m.name === 'string' ? m.name : '');
+        if (id)
+          found.set(String(id), {
+            _userId: String(id),
+            name: typeof m.name === 'string' ? m.name : '',
+            avatar: typeof m.avatar === 'string' && m.avatar ? m.avatar : null,
+          });
       }
     }
-    return ids.map((id) => ({ _userId: id, name: found.get(id) ?? '' }));
+    return ids.map((id) => found.get(id) ?? { _userId: id, name: '', avatar: null });
   };
 }

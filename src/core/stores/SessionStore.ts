@@ -2,14 +2,22 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { LOCALE_COOKIE, localeTag } from '../../../schemas/locale';
 import { computeAccess, type AccessFlags } from '../access';
 import { edition, type Locale } from '../edition';
+import { organizationNoticeOf, type OrganizationNotice } from '../organization';
 import type { RequestClient } from '../request';
-import type { Me } from '../../../schemas/session';
+import type { Me, Organization } from '../../../schemas/session';
 import { sessionApi } from './session-api';
 
-/** Who is signed in, what their organisation has installed, and the UI language. */
+/** Who is signed in, which organisation they work in and what it has installed, and the UI language. */
 export class SessionStore {
   /** The signed-in user; null until loaded or when signed out. */
   user: Me | null = null;
+  /** The current organisation's name and logo for the header; null without one or when it could not be read. */
+  organization: Organization | null = null;
+  /**
+   * Why the organisation's sections are out of reach (no organisation, IP whitelist, licence or order expired, lost
+   * membership); null when all is well. Personal sections keep working: it is a state the shell explains, not a failure.
+   */
+  organizationNotice: OrganizationNotice | null = null;
   /** App identities installed in the current organisation. */
   installedApps: string[] = [];
   /** True until the first load settles, so the shell shows nothing half-known. */
@@ -33,7 +41,10 @@ export class SessionStore {
     return computeAccess({ user: this.user, installedApps: this.installedApps, edition });
   }
 
-  /** Loads the user, then the organisation's apps; loading stops on success and on failure. */
+  /**
+   * Loads the user, then the current organisation's apps and name; loading stops on success and on failure. The
+   * organisation of `me` becomes the `x-tenant-id` of later calls, so a switch (here or in another tab) is followed.
+   */
   async load(): Promise<void> {
     this.loading = true;
     this.failed = false;
@@ -41,6 +52,8 @@ export class SessionStore {
     if (meError) {
       runInAction(() => {
         this.user = null;
+        this.organization = null;
+        this.organizationNotice = null;
         this.installedApps = [];
         this.signedOut = meError.status === 401;
         this.failed = meError.status !== 401;
@@ -48,14 +61,32 @@ export class SessionStore {
       });
       return;
     }
-    const [appsError, apps] = await this.api.installedApps();
+    const orgId = me.organization_id ?? '';
+    this.api.setTenant(orgId);
+    // No organisation is a state: nothing to ask about apps, the shell explains and personal sections stay.
+    const [[appsError, apps], [, organization]] = orgId
+      ? await Promise.all([this.api.installedApps(), this.api.organization(orgId)])
+      : [[null, { results: [] }] as const, [null, null] as const];
     runInAction(() => {
       this.user = me;
       this.signedOut = false;
+      this.organization = organization ?? null;
       this.installedApps = appsError ? [] : apps.results.map((a) => a.identity);
-      this.failed = !!appsError;
+      const notice = orgId ? (appsError ? organizationNoticeOf(appsError) : undefined) : 'no-org';
+      this.organizationNotice = notice ?? null;
+      // A policy refusal is explained by its notice; anything else (server, network) offers a retry.
+      this.failed = !!appsError && !notice;
       this.loading = false;
     });
+  }
+
+  /**
+   * Enters the organisation the user just switched to: later calls carry it at once, then user, apps and name
+   * reload, so the header and the sections follow without a page reload.
+   */
+  async enterOrganization(id: string): Promise<void> {
+    this.api.setTenant(id);
+    await this.load();
   }
 
   /** Switches the UI language at once and remembers it in the locale cookie for a year. */

@@ -2,6 +2,7 @@ import { Button, Result } from 'antd';
 import type { ResultStatusType } from 'antd/es/result';
 import { FormattedMessage } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
+import { switchOrganizationUrl } from '../links';
 
 /** Every error page the product shows, by the `type` the service or a guard redirects with. */
 export const ERROR_PAGES = {
@@ -53,6 +54,17 @@ export const ERROR_PAGES = {
 /** A known error page type. */
 export type ErrorPageType = keyof typeof ERROR_PAGES;
 
+/** Pages whose way out is another organisation: they offer the chooser besides the way home. */
+export const ORGANIZATION_PAGES: ReadonlySet<string> = new Set<ErrorPageType>([
+  'no-org',
+  'org-mismatch',
+  'org-unreachable',
+  'ip-restricted',
+  'license-expired',
+  'order-expired',
+  'resource-not-in-org',
+]);
+
 /** Picks the page for a `type` parameter; anything unknown shows the 404 page. */
 export function errorPageFor(type: string | null | undefined): (typeof ERROR_PAGES)[ErrorPageType] {
   return type && Object.hasOwn(ERROR_PAGES, type) ? ERROR_PAGES[type as ErrorPageType] : ERROR_PAGES['404'];
@@ -61,7 +73,9 @@ export function errorPageFor(type: string | null | undefined): (typeof ERROR_PAG
 /** One error page; `type` comes from the props or the `?type=` parameter. */
 export function ErrorPage({ type }: { type?: ErrorPageType }) {
   const [params] = useSearchParams();
-  const page = errorPageFor(type ?? params.get('type'));
+  const kind = type ?? params.get('type');
+  const page = errorPageFor(kind);
+  const chooser = !!kind && ORGANIZATION_PAGES.has(kind);
   return (
     <Result
       status={page.status}
@@ -71,11 +85,16 @@ export function ErrorPage({ type }: { type?: ErrorPageType }) {
         </h1>
       }
       subTitle={<FormattedMessage id={page.description} />}
-      extra={
-        <Button type="primary" href="/users/settings">
+      extra={[
+        chooser && (
+          <Button key="switch" type="primary" href={switchOrganizationUrl()} data-testid="error-switch-org">
+            <FormattedMessage id="shell.org.choose" />
+          </Button>
+        ),
+        <Button key="back" type={chooser ? 'default' : 'primary'} href="/users/settings">
           <FormattedMessage id="shell.error.back" />
-        </Button>
-      }
+        </Button>,
+      ]}
     />
   );
 }

@@ -1,0 +1,134 @@
+import type { CliCommand } from './command';
+import {
+  addMember,
+  describeOrg,
+  removeMember,
+  setIpWhitelist,
+  setLicenceExpiry,
+  setOrderExpiry,
+  setOrgAdmin,
+} from '../services/organizations';
+
+/**
+ * Organisation policy and membership commands. They work on the database directly (not through the HTTP
+ * service), so no IP whitelist or expired licence can ever lock an administrator out of changing them.
+ */
+
+/** The last valid day of an expiry instant (stored as the start of the next day, UTC). */
+const day = (at: number): string => new Date(at - 1).toISOString().slice(0, 10);
+
+/** The organisation commands of `npm run admin` (registered with the core's in admin.ts). */
+export const ORG_COMMANDS: readonly CliCommand[] = [
+  {
+    name: 'set-ip-whitelist',
+    usage: 'set-ip-whitelist --org NAME --cidrs "10.0.0.0/8,2001:db8::/32"   (IPv4/IPv6 CIDRs; --cidrs "" clears it)',
+    options: { org: { type: 'string' }, cidrs: { type: 'string' } },
+    async run({ values, need, deps, io }) {
+      if (typeof values.cidrs !== 'string') {
+        io.err('set-ip-whitelist: missing --cidrs (give --cidrs "" to clear the whitelist)');
+        return 2;
+      }
+      const args = need('org');
+      if (!args) return 2;
+      const list = await setIpWhitelist(deps, args[0], values.cidrs);
+      io.out(
+        list.length
+          ? `${args[0]}: requests are accepted only from ${list.join(', ')}`
+          : `${args[0]}: IP whitelist cleared; requests are accepted from any address`,
+      );
+      return 0;
+    },
+  },
+  {
+    name: 'set-licence',
+    usage: 'set-licence --org NAME --expires YYYY-MM-DD|none    (the last valid day, UTC)',
+    options: { org: { type: 'string' }, expires: { type: 'string' } },
+    async run({ need, deps, io }) {
+      const args = need('org', 'expires');
+      if (!args) return 2;
+      const at = await setLicenceExpiry(deps, args[0], args[1]);
+      io.out(
+        at === null ? `${args[0]}: the licence never expires` : `${args[0]}: the licence is valid through ${day(at)}`,
+      );
+      return 0;
+    },
+  },
+  {
+    name: 'set-order-expiry',
+    usage: 'set-order-expiry --org NAME --expires YYYY-MM-DD|none    (standard-edition order; last valid day, UTC)',
+    options: { org: { type: 'string' }, expires: { type: 'string' } },
+    async run({ need, deps, io }) {
+      const args = need('org', 'expires');
+      if (!args) return 2;
+      const at = await setOrderExpiry(deps, args[0], args[1]);
+      io.out(at === null ? `${args[0]}: the order never expires` : `${args[0]}: the order is valid through ${day(at)}`);
+      return 0;
+    },
+  },
+  {
+    name: 'set-org-admin',
+    usage: 'set-org-admin --org NAME --username U [--revoke]    (joins U when needed; --revoke: member again)',
+    options: { org: { type: 'string' }, username: { type: 'string' }, revoke: { type: 'boolean' } },
+    async run({ values, need, deps, io }) {
+      const args = need('org', 'username');
+      if (!args) return 2;
+      const r = await setOrgAdmin(deps, args[0], args[1], values.revoke === true);
+      io.out(
+        r.role === 'admin'
+          ? `${args[1]} is an administrator of ${args[0]}${r.added ? ' (added as a member)' : ''}`
+          : `${args[1]} is a member (not an administrator) of ${args[0]}`,
+      );
+      return 0;
+    },
+  },
+  {
+    name: 'add-member',
+    usage: 'add-member --org NAME --username U',
+    options: { org: { type: 'string' }, username: { type: 'string' } },
+    async run({ need, deps, io }) {
+      const args = need('org', 'username');
+      if (!args) return 2;
+      const r = await addMember(deps, args[0], args[1]);
+      io.out(r.added ? `${args[1]} joined ${args[0]}` : `${args[1]} is already a ${r.role} of ${args[0]}`);
+      return 0;
+    },
+  },
+  {
+    name: 'remove-member',
+    usage: 'remove-member --org NAME --username U    (also drops their app admin rights and permissions there)',
+    options: { org: { type: 'string' }, username: { type: 'string' } },
+    async run({ need, deps, io }) {
+      const args = need('org', 'username');
+      if (!args) return 2;
+      await removeMember(deps, args[0], args[1]);
+      io.out(`${args[1]} left ${args[0]}`);
+      return 0;
+    },
+  },
+  {
+    name: 'show-org',
+    usage: 'show-org --org NAME [--json]    (policies and members)',
+    options: { org: { type: 'string' }, json: { type: 'boolean' } },
+    async run({ values, need, deps, io }) {
+      const args = need('org');
+      if (!args) return 2;
+      const d = await describeOrg(deps.db, args[0]);
+      if (!d) {
+        io.err(`show-org: organisation "${args[0]}" does not exist`);
+        return 1;
+      }
+      if (values.json) {
+        io.out(JSON.stringify({ id: d.org.id, name: d.org.name, ...d.policies, members: d.members }, null, 2));
+        return 0;
+      }
+      io.out(`${d.org.name} (${d.org.id})`);
+      io.out(`  IP whitelist: ${d.policies.ipWhitelist?.join(', ') ?? 'none (any address)'}`);
+      const until = (at: number | null) => (at === null ? 'no expiry' : `valid through ${day(at)}`);
+      io.out(`  licence: ${until(d.policies.licenceExpiresAt)}`);
+      io.out(`  order: ${until(d.policies.orderExpiresAt)}`);
+      io.out(`  members (${d.members.length}):`);
+      for (const m of d.members) io.out(`    ${m.username}\t${m.role}\t${m.name}`);
+      return 0;
+    },
+  },
+];

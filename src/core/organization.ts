@@ -1,0 +1,44 @@
+import type { RequestError } from './request/errors';
+
+/**
+ * Why the current organisation's pages are out of reach while personal settings keep working. The names are the
+ * shell's error-page types (`/users/errors?type=…`), so a notice and its full page are one and the same.
+ */
+export type OrganizationNotice = 'no-org' | 'ip-restricted' | 'license-expired' | 'order-expired' | 'org-unreachable';
+
+/** Service codes of the organisation policies (raised for any call made in an organisation's context). */
+export const ORGANIZATION_POLICY_CODES = {
+  /** The client address is outside the organisation's IP whitelist. */
+  ipRestricted: 'OrganizationIpRestricted',
+  /** The organisation's licence has expired. */
+  licenceExpired: 'OrganizationLicenceExpired',
+  /** The standard-edition order has expired. */
+  orderExpired: 'OrganizationOrderExpired',
+  /** The user is not (or no longer) a member of the organisation. */
+  noPermission: 'NoOrganizationPermission',
+  /** The organisation does not exist, or looks so to a non-member. */
+  notFound: 'OrganizationNotFound',
+} as const;
+
+const NOTICE_BY_CODE: Readonly<Record<string, OrganizationNotice>> = {
+  [ORGANIZATION_POLICY_CODES.ipRestricted]: 'ip-restricted',
+  [ORGANIZATION_POLICY_CODES.licenceExpired]: 'license-expired',
+  [ORGANIZATION_POLICY_CODES.orderExpired]: 'order-expired',
+  [ORGANIZATION_POLICY_CODES.noPermission]: 'org-unreachable',
+  [ORGANIZATION_POLICY_CODES.notFound]: 'org-unreachable',
+};
+
+/** The code a failed call carries (body first, then the parsed error), or undefined. */
+export function errorCodeOf(error: RequestError): string | undefined {
+  const data = (error.data ?? {}) as { code?: unknown };
+  return typeof data.code === 'string' ? data.code : error.code;
+}
+
+/**
+ * The notice an organisation-scoped failure calls for: a policy refusal (IP, licence, order) or a lost membership;
+ * undefined for anything else (a server or network failure stays a failure the user can retry).
+ */
+export function organizationNoticeOf(error: RequestError): OrganizationNotice | undefined {
+  const code = errorCodeOf(error);
+  return code && Object.hasOwn(NOTICE_BY_CODE, code) ? NOTICE_BY_CODE[code] : undefined;
+}

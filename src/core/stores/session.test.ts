@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { fakeBackend, ok, serviceError, type FakeRoutes } from '../../../tests/kit/fake-backend';
+import { TEST_USER } from '../../../tests/kit/web';
+import { SessionStore } from './SessionStore';
+
+const APPS = 'POST /uiless/api/apps:search';
+const ORG = 'GET /uiless/api/organizations/:id';
+
+function session(routes: FakeRoutes, tenant = 'page-org') {
+  const backend = fakeBackend(
+    {
+      'GET /individual/proxy/me': ok(TEST_USER),
+      [ORG]: (r) => ok({ id: r.params.id, name: `Org ${r.params.id}`, logo: null }),
+      ...routes,
+    },
+    { tenantId: tenant },
+  );
+  return { backend, store: new SessionStore(backend.client, 'en_US') };
+}
+
+describe('SessionStore: the organisation the user works in', () => {
+  it("loads the user, the organisation's apps and its name, sending the user's organisation as x-tenant-id", async () => {
+    const { backend, store } = session({ [APPS]: ok({ results: [{ identity: 'codeup', id: 'a1', name: 'Codeup' }] }) });
+    await store.load();
+    expect(store).toMatchObject({ loading: false, failed: false, organizationNotice: null, installedApps: ['codeup'] });
+    expect(store.organization).toEqual({ id: 'o1', name: 'Org o1', logo: null });
+    expect(store.access.codeup).toBe(true);
+    expect(backend.callsTo(APPS)[0].headers['x-tenant-id']).toBe('o1');
+  });
+
+  it('treats a user without an organisation as a state: no apps call, no failure, the no-organisation notice', async () => {
+    const { backend, store } = session({ 'GET /individual/proxy/me': ok({ ...TEST_USER, organization_id: null }) });
+    await store.load();
+    expect(store).toMatchObject({ loading: false, failed: false, organizationNotice: 'no-org', installedApps: [] });
+    expect(store.user?.id).toBe('u1');
+    expect(store.organization).toBeNull();
+    expect(backend.callsTo(APPS)).toHaveLength(0);
+    // Later /uiless/ calls carry no stale organisation from the page.
+    await backend.client.get('/uiless/api/anything');
+    expect(backend.calls.at(-1)?.headers['x-tenant-id']).toBe('');
+  });
+
+  it.each([
+    ['OrganizationIpRestricted', 'ip-restricted'],
+    ['OrganizationLicenceExpired', 'license-expired'],
+    ['OrganizationOrderExpired', 'order-expired'],
+    ['NoOrganizationPermission', 'org-unreachable'],
+  ] as const)('turns a %s refusal of the apps call into the %s notice, not a failure', async (code, notice) => {
+    const { store } = session({ [APPS]: serviceError(403, code), [ORG]: serviceError(403, code) });
+    await store.load();
+    expect(store).toMatchObject({ loading: false, failed: false, organizationNotice: notice, installedApps: [] });
+    expect(store.user?.id).toBe('u1');
+    expect(store.organization).toBeNull();
+  });
+
+  it('still offers a retry when the apps call fails for another reason (server, network)', async () => {
+    const { store } = session({ [APPS]: serviceError(500, 'SystemError') });
+    await store.load();
+    expect(store).toMatchObject({ loading: false, failed: true, organizationNotice: null });
+  });
+
+  it('enters a new organisation at once: x-tenant-id, apps and name follow without a reload', async () => {
+    let current = 'o1';
+    const { backend, store } = session({
+      'GET /individual/proxy/me': () => ok({ ...TEST_USER, organization_id: current }),
+      [APPS]: (r) =>
+        ok({ results: r.headers['x-tenant-id'] === 'o2' ? [{ identity: 'packages', id: 'p', name: 'P' }] : [] }),
+    });
+    await store.load();
+    expect(store.installedApps).toEqual([]);
+    current = 'o2';
+    await store.enterOrganization('o2');
+    expect(store.user?.organization_id).toBe('o2');
+    expect(store.organization?.name).toBe('Org o2');
+    expect(store.installedApps).toEqual(['packages']);
+    expect(backend.callsTo(APPS).map((c) => c.headers['x-tenant-id'])).toEqual(['o1', 'o2']);
+  });
+});

@@ -1,0 +1,12 @@
+/** Addresses the shell links to, in one place so the header, notices and error pages agree. */
+
+/** The organisation chooser; with `current`, it comes back there after a switch (else to the settings). */
+export function switchOrganizationUrl(current?: string): string {
+  const base = '/users/switch/organization';
+  return current ? `${base}?nextUrl=${encodeURIComponent(current)}` : base;
+}
+
+/** The account service's logout address with the current page as next URL. */
+export function logoutUrl(current: string): string {
+  return `/users/logout?next=${encodeURIComponent(current)}`;
+}
