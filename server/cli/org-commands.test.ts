@@ -126,6 +126,23 @@ describe('admin CLI: organisation policies and members', () => {
     expect((await show()).members.map((m) => `${m.username}:${m.role}`)).toEqual(['bob:admin', 'alice:member']);
   });
 
+  it('makes a member an administrator of an installed app, and takes it back', async () => {
+    expect((await run('install-app', '--org', 'Acme', '--app', 'codeup')).code).toBe(0);
+    const set = ['set-app-admin', '--org', 'Acme', '--app', 'codeup', '--username', 'alice'];
+    expect((await run(...set)).out).toBe('alice is an administrator of codeup in Acme');
+    expect((await run(...set)).out).toBe('alice is an administrator of codeup in Acme (already)');
+    expect((await run(...set, '--revoke')).out).toBe('alice is no longer an administrator of codeup in Acme');
+    expect((await run(...set, '--revoke')).out).toBe(
+      'alice was not an administrator of codeup in Acme; nothing changed',
+    );
+    const notInstalled = await run('set-app-admin', '--org', 'Acme', '--app', 'flow', '--username', 'alice');
+    expect([notInstalled.code, notInstalled.err]).toEqual([1, 'set-app-admin: app "flow" is not installed in "Acme"']);
+    expect((await run('create-user', '--username', 'carol', '--password', 'Secret#123')).code).toBe(0);
+    const outsider = await run('set-app-admin', '--org', 'Acme', '--app', 'codeup', '--username', 'carol');
+    expect([outsider.code, outsider.err]).toEqual([1, 'set-app-admin: user "carol" is not a member of "Acme"']);
+    expect((await run('set-app-admin', '--org', 'Acme', '--username', 'alice')).code).toBe(2);
+  });
+
   it('refuses an unknown organisation or user clearly', async () => {
     const cases: Array<[string[], string]> = [
       [['set-ip-whitelist', '--org', 'Nope', '--cidrs', '10.0.0.0/8'], 'organisation "Nope" does not exist'],

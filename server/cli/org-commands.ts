@@ -6,6 +6,7 @@ import {
   setIpWhitelist,
   setLicenceExpiry,
   setOrderExpiry,
+  setAppAdmin,
   setOrgAdmin,
 } from '../services/organizations';
 
@@ -62,6 +63,32 @@ export const ORG_COMMANDS: readonly CliCommand[] = [
       if (!args) return 2;
       const at = await setOrderExpiry(deps, args[0], args[1]);
       io.out(at === null ? `${args[0]}: the order never expires` : `${args[0]}: the order is valid through ${day(at)}`);
+      return 0;
+    },
+  },
+  {
+    name: 'set-app-admin',
+    usage: 'set-app-admin --org NAME --app APP --username U [--revoke]    (administrator of an installed app)',
+    options: {
+      org: { type: 'string' },
+      app: { type: 'string' },
+      username: { type: 'string' },
+      revoke: { type: 'boolean' },
+    },
+    async run({ values, need, deps, io }) {
+      const args = need('org', 'app', 'username');
+      if (!args) return 2;
+      const [org, app, username] = args;
+      const revoke = values.revoke === true;
+      const changed = await setAppAdmin(deps, org, app, username, revoke);
+      const role = `an administrator of ${app} in ${org}`;
+      io.out(
+        revoke
+          ? changed
+            ? `${username} is no longer ${role}`
+            : `${username} was not ${role}; nothing changed`
+          : `${username} is ${role}${changed ? '' : ' (already)'}`,
+      );
       return 0;
     },
   },

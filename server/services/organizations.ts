@@ -322,6 +322,47 @@ export async function setOrgAdmin(
 }
 
 /**
+ * Makes a member an administrator of one of the organisation's installed apps, or (`revoke`) takes it back; the
+ * application entry guard's admin list and the `appAdmins` call read these rows. Returns whether anything changed.
+ */
+export async function setAppAdmin(
+  deps: Pick<OrgDeps, 'db'>,
+  orgName: string,
+  appKey: string,
+  username: string,
+  revoke = false,
+): Promise<boolean> {
+  const org = await orgNamed(deps.db, orgName);
+  const user = await userNamed(deps.db, username);
+  const key = appKey.trim().toLowerCase();
+  if (!(await installedApps(deps.db, org.id)).some((a) => a.app_key === key))
+    throw new AccountError(`app "${appKey}" is not installed in "${org.name}"`);
+  const row = { org_id: org.id, app_key: key, user_id: user.id };
+  if (revoke) {
+    const r = await deps.db
+      .deleteFrom('app_admins')
+      .where('org_id', '=', row.org_id)
+      .where('app_key', '=', row.app_key)
+      .where('user_id', '=', row.user_id)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+  const member = await deps.db
+    .selectFrom('memberships')
+    .select('user_id')
+    .where('org_id', '=', org.id)
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
+  if (!member) throw new AccountError(`user "${username}" is not a member of "${org.name}"`);
+  const r = await deps.db
+    .insertInto('app_admins')
+    .values(row)
+    .onConflict((oc) => oc.columns(['org_id', 'app_key', 'user_id']).doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/**
  * Takes a user out of an organisation with everything they held there (app admin rights, app permissions). When
  * it was their current organisation, another of theirs (by name) becomes current, or none.
  */
