@@ -1,16 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { E2E_USERS, signIn } from './fixtures';
+import { expect, test } from '@playwright/test';
+import { E2E_USERS, expectNoAxeViolations, signIn } from './fixtures';
 
 // Personal access tokens end to end: the page creates a token, the open API accepts it, deletion revokes it.
 const TOKEN_RE = /^pt-[0-9A-Za-z]{46}$/;
-
-async function expectNoAxeViolations(page: Page) {
-  // The shell's footer and side menu (not this section) have contrast issues of their own in some
-  // editions' brand colours; they are reported to the shell's owner and left out here.
-  const results = await new AxeBuilder({ page }).exclude('footer').exclude('[data-testid="shell-sider"]').analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 test('create with two scopes and a 30-day preset, copy, use on the open API, delete, refused', async ({
   page,

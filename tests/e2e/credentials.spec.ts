@@ -1,10 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_USERS, signIn } from './fixtures';
+import { E2E_USERS, expectNoAxeViolations, signIn } from './fixtures';
 
 // SSH keys, artifact-repository credential and third-party bindings, per edition.
 // Several axe passes per test: give them room on a loaded 2-core machine.
@@ -26,16 +25,6 @@ function keygen(type: 'ed25519' | 'ecdsa') {
 function btn(zh: boolean, zhText: string, enText: string): RegExp {
   const text = zh ? [...zhText].join('\\s?') : enText;
   return new RegExp(`^\\s*${text}\\s*$`);
-}
-
-async function expectNoAxeViolations(page: Page) {
-  // The shell's footer and side menu (not these sections) have contrast issues of their own in some
-  // editions' brand colours; they are reported to the shell's owner and left out here.
-  await page.mouse.move(0, 0); // no hover state on the button just pressed
-  // A confirmation that just closed fades out for a moment: check the page it leaves, not the animation.
-  await expect(page.locator('.ant-popover:not(.ant-popover-hidden)')).toHaveCount(0);
-  const results = await new AxeBuilder({ page }).exclude('footer').exclude('[data-testid="shell-sider"]').analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
 }
 
 async function menuKeys(page: Page) {
