@@ -1,5 +1,6 @@
 import { edition } from '../../src/core/edition';
-import { errorCodeOf, ORGANIZATION_POLICY_CODES } from '../../src/core/organization';
+import { ORGANIZATION_POLICY_CODES } from '../../src/core/organization';
+import { errorCodeOf } from '../../src/core/request/errors';
 import { createMemberLookup, type RequestError } from '../../src/core/request';
 import { failureOf, type ActionResult, type FailureCodes } from '../../src/core/stores/failure';
 import { annotate, SectionStore } from '../../src/core/stores/resource';

@@ -201,34 +201,6 @@ export async function isEmpty(db: Kysely<DB>): Promise<boolean> {
   return !row;
 }
 
-/** Apps installed in an organisation for one of its members; null when the user is not a member (answer 403). */
-export async function memberInstalledApps(
-  deps: Pick<AccountDeps, 'db'>,
-  userId: string,
-  orgId: string,
-): Promise<Array<{ app_key: string; app_id: string }> | null> {
-  if (!(await isMember(deps.db, userId, orgId))) return null;
-  return installedApps(deps.db, orgId);
-}
-
-/**
- * One organisation as its member sees it; undefined when it does not exist or the user is not a member
- * (the two look the same, so ids of other tenants cannot be probed).
- */
-export async function memberOrganization(
-  deps: Pick<AccountDeps, 'db'>,
-  userId: string,
-  orgId: string,
-): Promise<Pick<OrganizationsTable, 'id' | 'name' | 'logo'> | undefined> {
-  return deps.db
-    .selectFrom('organizations')
-    .innerJoin('memberships', 'memberships.org_id', 'organizations.id')
-    .select(['organizations.id', 'organizations.name', 'organizations.logo'])
-    .where('organizations.id', '=', orgId)
-    .where('memberships.user_id', '=', userId)
-    .executeTakeFirst();
-}
-
 /** The organisations a user belongs to, by name (the open API's list). */
 export async function memberOrganizations(
   deps: Pick<AccountDeps, 'db'>,

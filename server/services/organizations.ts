@@ -4,7 +4,7 @@ import type { Clock } from '../clock';
 import type { DB, OrganizationsTable } from '../db/schema';
 import type { CoreCode } from '../i18n/index';
 import { newId } from '../auth/random';
-import { AccountError, findOrgByName, findUserByUsername, installedApps } from './accounts';
+import { AccountError, findOrgByName, findUserByUsername, installedApps, isMember } from './accounts';
 
 /** Database and time: what the organisation policy operations need (routes, CLI and test kit alike). */
 export interface OrgDeps {
@@ -347,13 +347,8 @@ export async function setAppAdmin(
       .executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
-  const member = await deps.db
-    .selectFrom('memberships')
-    .select('user_id')
-    .where('org_id', '=', org.id)
-    .where('user_id', '=', user.id)
-    .executeTakeFirst();
-  if (!member) throw new AccountError(`user "${username}" is not a member of "${org.name}"`);
+  if (!(await isMember(deps.db, user.id, org.id)))
+    throw new AccountError(`user "${username}" is not a member of "${org.name}"`);
   const r = await deps.db
     .insertInto('app_admins')
     .values(row)

@@ -1,4 +1,4 @@
-import type { RequestError } from './request/errors';
+import { errorCodeOf, type RequestError } from './request/errors';
 
 /**
  * Why the current organisation's pages are out of reach while personal settings keep working. The names are the
@@ -27,12 +27,6 @@ const NOTICE_BY_CODE: Readonly<Record<string, OrganizationNotice>> = {
   [ORGANIZATION_POLICY_CODES.noPermission]: 'org-unreachable',
   [ORGANIZATION_POLICY_CODES.notFound]: 'org-unreachable',
 };
-
-/** The code a failed call carries (body first, then the parsed error), or undefined. */
-export function errorCodeOf(error: RequestError): string | undefined {
-  const data = (error.data ?? {}) as { code?: unknown };
-  return typeof data.code === 'string' ? data.code : error.code;
-}
 
 /**
  * The notice an organisation-scoped failure calls for: a policy refusal (IP, licence, order) or a lost membership;

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import type { RequestOrganization } from '../../../server/context';
 import { AppError, errorResponses } from '../../../server/errors';
 import { enterOrganization } from '../../../server/http/tenant';
 import { TenantHeadersSchema } from '../../../schemas/common';
@@ -36,10 +37,13 @@ const tags = ['switch-org'];
 /** Org-scoped routes: a session, and the core's tenant hook (membership, IP whitelist, licence) before the handler. */
 const orgScoped = { auth: 'session', orgScoped: true } as const;
 
-/** The organisation the tenant hook admitted for a call without one in its path (x-tenant-id, else the current one). */
-function tenantOf(req: FastifyRequest): string {
+/**
+ * The organisation the core's tenant hook admitted (path id, else x-tenant-id, else the current one: member, IP
+ * whitelist, licence, order). The services take it as it is, so none of them can run for an unchecked organisation.
+ */
+function orgOf(req: FastifyRequest): RequestOrganization {
   if (!req.organization) throw new AppError(403, 'NoOrganizationPermission');
-  return req.organization.id;
+  return req.organization;
 }
 
 /** The chooser's list and switch, the app entry guard's two checks, app permissions and admins, help links, members. */
@@ -103,7 +107,7 @@ export const switchOrgRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: AppAccessAnswerSchema, ...errorResponses },
       },
     },
-    async (req) => appAccess(ctx, req.session!.user.id, req.params.id, req.params.appId),
+    async (req) => appAccess(ctx, req.session!.user.id, orgOf(req), req.params.appId),
   );
 
   app.get(
@@ -119,7 +123,7 @@ export const switchOrgRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: AppInfoSchema, ...errorResponses },
       },
     },
-    async (req) => appInfo(ctx, req.session!.user.id, tenantOf(req), req.params.id, req.locale),
+    async (req) => appInfo(ctx, orgOf(req), req.params.id, req.locale),
   );
 
   app.get(
@@ -135,7 +139,7 @@ export const switchOrgRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ({
-      permissions: await appPermissions(ctx, req.session!.user.id, req.params.id, req.params.appId),
+      permissions: await appPermissions(ctx, req.session!.user.id, orgOf(req), req.params.appId),
     }),
   );
 
@@ -151,7 +155,7 @@ export const switchOrgRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: AppAdminsAnswerSchema, ...errorResponses },
       },
     },
-    async (req) => ({ admins: await appAdmins(ctx, req.session!.user.id, req.params.id) }),
+    async (req) => ({ admins: await appAdmins(ctx, orgOf(req)) }),
   );
 
   app.get(
@@ -199,7 +203,7 @@ export const switchOrgRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
       async (req) => ({
-        members: await lookupMembers(ctx, req.session!.user.id, req.query.userIds, req.params.orgId),
+        members: await lookupMembers(ctx, req.session!.user.id, req.query.userIds, orgOf(req)),
       }),
     );
   }

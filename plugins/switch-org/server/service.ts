@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../server/context';
+import type { AppContext, RequestOrganization } from '../../../server/context';
 import type { AppDescriptor } from '../../../schemas/edition';
 import type { ServerLocale } from '../../../server/i18n/index';
 import { AppError } from '../../../server/errors';
@@ -87,28 +87,6 @@ export async function listMyOrganizations(
   };
 }
 
-/** The caller's role in the organisation ('member' | 'admin'), or undefined when not a member. */
-async function roleIn(ctx: AppContext, userId: string, orgId: string): Promise<string | undefined> {
-  const row = await ctx.db
-    .selectFrom('memberships')
-    .select('role')
-    .where('org_id', '=', orgId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row?.role;
-}
-
-/**
- * Refuses a caller who is not a member of the organisation (403 NoOrganizationPermission; an unknown
- * organisation looks the same). The core's tenant hook checks this first on org-scoped routes; the slice
- * checks again so none of its reads can ever run for a foreign organisation. Answers the caller's role.
- */
-export async function requireMember(ctx: AppContext, userId: string, orgId: string): Promise<string> {
-  const role = await roleIn(ctx, userId, orgId);
-  if (!role) throw new AppError(403, 'NoOrganizationPermission');
-  return role;
-}
-
 /**
  * Makes the organisation the caller's current one (users.current_org_id). The route has entered it first
  * (`enterOrganization`: member, IP whitelist, licence, order); the update itself also names the membership,
@@ -155,12 +133,12 @@ async function installedApp(
 }
 
 /** True when the caller administers the app: an organisation admin, or one of the app's admins. */
-async function isAppAdmin(ctx: AppContext, userId: string, orgId: string, appKey: string, role: string) {
-  if (role === 'admin') return true;
+async function isAppAdmin(ctx: AppContext, userId: string, org: RequestOrganization, appKey: string) {
+  if (org.role === 'admin') return true;
   const row = await ctx.db
     .selectFrom('app_admins')
     .select('user_id')
-    .where('org_id', '=', orgId)
+    .where('org_id', '=', org.id)
     .where('app_key', '=', appKey)
     .where('user_id', '=', userId)
     .executeTakeFirst();
@@ -176,17 +154,16 @@ async function isAppAdmin(ctx: AppContext, userId: string, orgId: string, appKey
 export async function appAccess(
   ctx: AppContext,
   userId: string,
-  orgId: string,
+  org: RequestOrganization,
   appRef: string,
 ): Promise<AppAccessAnswer> {
-  const role = await requireMember(ctx, userId, orgId);
-  const app = await installedApp(ctx, orgId, appRef);
+  const app = await installedApp(ctx, org.id, appRef);
   if (!app) return { pass: false, reason: 'notInstalled' };
-  if (await isAppAdmin(ctx, userId, orgId, app.app_key, role)) return { pass: true };
+  if (await isAppAdmin(ctx, userId, org, app.app_key)) return { pass: true };
   const permissions = ctx.db
     .selectFrom('app_permissions')
     .select('user_id')
-    .where('org_id', '=', orgId)
+    .where('org_id', '=', org.id)
     .where('app_key', '=', app.app_key);
   if (await permissions.where('user_id', '=', userId).limit(1).executeTakeFirst()) return { pass: true };
   const restricted = await permissions.limit(1).executeTakeFirst();
@@ -196,13 +173,11 @@ export async function appAccess(
 /** The app as installed in the organisation, with its `raw_url` from the edition (null when it has none); 404 otherwise. */
 export async function appInfo(
   ctx: AppContext,
-  userId: string,
-  orgId: string,
+  org: RequestOrganization,
   appRef: string,
   locale: ServerLocale,
 ): Promise<AppInfo> {
-  await requireMember(ctx, userId, orgId);
-  const app = await installedApp(ctx, orgId, appRef);
+  const app = await installedApp(ctx, org.id, appRef);
   if (!app) throw new AppError(404, 'AppNotFound');
   return {
     id: app.app_id,
@@ -216,18 +191,17 @@ export async function appInfo(
 export async function appPermissions(
   ctx: AppContext,
   userId: string,
-  orgId: string,
+  org: RequestOrganization,
   appRef: string,
 ): Promise<string[]> {
-  const role = await requireMember(ctx, userId, orgId);
-  const app = await installedApp(ctx, orgId, appRef);
+  const app = await installedApp(ctx, org.id, appRef);
   if (!app) throw new AppError(404, 'AppNotFound');
-  const admin = await isAppAdmin(ctx, userId, orgId, app.app_key, role);
+  const admin = await isAppAdmin(ctx, userId, org, app.app_key);
   let q = ctx.db
     .selectFrom('app_permissions')
     .select('permission')
     .distinct()
-    .where('org_id', '=', orgId)
+    .where('org_id', '=', org.id)
     .where('app_key', '=', app.app_key);
   if (!admin) q = q.where('user_id', '=', userId);
   const rows = await q.orderBy('permission').execute();
@@ -235,13 +209,12 @@ export async function appPermissions(
 }
 
 /** The organisation's app administrators, by app key then name (whom to ask for access). */
-export async function appAdmins(ctx: AppContext, userId: string, orgId: string): Promise<AppAdmin[]> {
-  await requireMember(ctx, userId, orgId);
+export async function appAdmins(ctx: AppContext, org: RequestOrganization): Promise<AppAdmin[]> {
   return ctx.db
     .selectFrom('app_admins as a')
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .select(['a.user_id', 'u.name', 'a.app_key'])
-    .where('a.org_id', '=', orgId)
+    .where('a.org_id', '=', org.id)
     .orderBy('a.app_key')
     .orderBy('u.name')
     .orderBy('a.user_id')
@@ -273,10 +246,9 @@ export async function lookupMembers(
   ctx: AppContext,
   callerId: string,
   rawIds: string,
-  orgId?: string,
+  org?: RequestOrganization,
 ): Promise<Member[]> {
   const ids = parseUserIds(rawIds);
-  if (orgId !== undefined) await requireMember(ctx, callerId, orgId);
   if (ids.length === 0) return [];
   const rows = await ctx.db
     .selectFrom('users as u')
@@ -291,8 +263,8 @@ export async function lookupMembers(
           .where(
             'm.org_id',
             'in',
-            orgId !== undefined
-              ? [orgId]
+            org
+              ? [org.id]
               : eb.selectFrom('memberships as mine').select('mine.org_id').where('mine.user_id', '=', callerId),
           ),
       ),

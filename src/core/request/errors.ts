@@ -35,6 +35,12 @@ export class RequestError extends Error {
   }
 }
 
+/** The service's error code of a failed call (its body first, then the parsed error), or undefined. */
+export function errorCodeOf(error: RequestError): string | undefined {
+  const data = (error.data ?? {}) as { code?: unknown };
+  return typeof data.code === 'string' ? data.code : error.code;
+}
+
 /** What a reporter needs to know about the call that failed. */
 export interface RequestInfo {
   /** The requested URL (path or absolute). */

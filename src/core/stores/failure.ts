@@ -1,5 +1,5 @@
 import { SERVER_ERROR_MIN_STATUS } from '../request/constants';
-import type { RequestError } from '../request/errors';
+import { errorCodeOf, type RequestError } from '../request/errors';
 
 /** What a page shows for a failed action: one of its own message ids, or the service's already localised text. */
 export type Failure = { id: string } | { text: string };
@@ -36,8 +36,8 @@ export function failureOf(
   fallbackId: string,
   options: FailureOptions = {},
 ): Failure | undefined {
-  const data = (error.data ?? {}) as { code?: unknown; message?: unknown };
-  const code = typeof data.code === 'string' ? data.code : error.code;
+  const data = (error.data ?? {}) as { message?: unknown };
+  const code = errorCodeOf(error);
   if (code && Object.hasOwn(codes, code)) return { id: codes[code] };
   if (error.status >= SERVER_ERROR_MIN_STATUS) return undefined;
   if (
