@@ -13,6 +13,8 @@ import { migrateToLatest, openDatabase } from './db/index';
 import { DEFAULT_HASH_PARAMS, PasswordHasher, type HashParams } from './auth/passwords';
 import { SessionStore } from './auth/sessions';
 import { LoginLockout } from './auth/lockout';
+import { RateLimiter } from './auth/rate-limit';
+import { SliderCaptcha } from './services/captcha/slider';
 import { TOKEN_PREFIX } from './auth/tokens';
 import { createMailer } from './mail/index';
 import { ErrorBody, installErrorHandling } from './errors';
@@ -23,6 +25,7 @@ import { coreRoutes, MeSchema } from './routes/core';
 import { logRoutes } from './routes/logs';
 import { oapiRoutes } from './routes/oapi';
 import { identityRoutes } from './routes/identities';
+import { captchaRoutes } from './routes/captcha';
 import { discoverServerPlugins, editionServerPlugins } from './plugin-loader';
 
 /** Configuration plus the seams tests and benchmarks use (clock, hashing cost, log sink, PG schema). */
@@ -143,6 +146,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     secureCookies: !!opts.publicUrl?.startsWith('https:'),
     sessions: new SessionStore(database.db, clock, database.sqlite),
     lockout: new LoginLockout(database.db, clock),
+    rateLimits: new RateLimiter(database.db, clock),
+    captcha: new SliderCaptcha(database.db, clock),
     tokenAuth: null,
   };
   for (const p of plugins) {
@@ -151,9 +156,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ctx.tokenAuth = p.provides.tokenAuth(ctx);
   }
   app.decorate('ctx', ctx);
-  // Expired sessions are refused on use; this only keeps the table small.
+  // Expired sessions, puzzles, passes and limit windows are refused on use; this only keeps the tables small.
   const purge = () =>
-    void ctx.sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
+    void Promise.all([
+      ctx.sessions.purgeExpired(),
+      ctx.captcha.purgeExpired(),
+      ctx.rateLimits.purgeExpired(),
+      ...plugins.map((p) => p.housekeeping?.(ctx)),
+    ]).catch((err: unknown) => app.log.warn({ err }, 'purge failed'));
   const purgeTimer = setInterval(purge, 10 * 60 * 1000).unref();
   app.addHook('onReady', async () => purge());
   app.addHook('onClose', async () => {
@@ -191,6 +201,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(oapiRoutes);
   await app.register(logRoutes);
   await app.register(identityRoutes);
+  await app.register(captchaRoutes);
   for (const p of plugins) if (p.routes) await app.register(p.routes);
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   await registerWebApp(app, ctx);

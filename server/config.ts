@@ -3,6 +3,9 @@ import { listEditionIds, resolveEditionId } from './edition/loader';
 import { parseCidr } from './services/organizations';
 
 /** Everything the service reads from the environment, validated once at start. */
+/** `SMTP_URL` value for an instance without any mail service. */
+export const MAIL_OFF = 'off';
+
 export interface AppConfig {
   /** TCP port to listen on. */
   port: number;
@@ -14,7 +17,10 @@ export interface AppConfig {
   dataDir: string;
   /** A `postgres://` URL switches from the embedded SQLite file to PostgreSQL. */
   databaseUrl?: string;
-  /** `smtp://host:port`; without it mails go to `DATA_DIR/outbox` as `.eml` files. */
+  /**
+   * `smtp://host:port`; without it mails go to `DATA_DIR/outbox` as `.eml` files; `off` = the enterprise has no
+   * mail service (what needs mail, like password recovery, says so).
+   */
   smtpUrl?: string;
   /** Public base URL (links in mails, Secure cookies when https, allowed redirect host). */
   publicUrl?: string;
@@ -84,10 +90,10 @@ export function loadConfig(
   }
 
   const smtpUrl = str('SMTP_URL');
-  if (smtpUrl !== undefined) {
+  if (smtpUrl !== undefined && smtpUrl !== MAIL_OFF) {
     const u = safeUrl(smtpUrl);
     if (!u || !['smtp:', 'smtps:'].includes(u.protocol) || !u.hostname) {
-      problems.push('SMTP_URL must look like smtp://host:port or smtps://user:pass@host:port');
+      problems.push(`SMTP_URL must look like smtp://host:port or smtps://user:pass@host:port, or be "${MAIL_OFF}"`);
     }
   }
 

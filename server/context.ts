@@ -11,6 +11,8 @@ import type { UsersTable } from './db/schema';
 import type { SessionStore } from './auth/sessions';
 import type { LoginLockout } from './auth/lockout';
 import type { TokenAuthenticator } from './auth/tokens';
+import type { RateLimiter } from './auth/rate-limit';
+import type { SliderCaptcha } from './services/captcha/slider';
 
 /** Shared services every route reaches through `app.ctx`, so plugins need no globals. */
 export interface AppContext {
@@ -27,6 +29,10 @@ export interface AppContext {
   sessions: SessionStore;
   /** Failed sign-in counting and locks. */
   lockout: LoginLockout;
+  /** Limits per client address and per account, counted in the database (shared by every instance). */
+  rateLimits: RateLimiter;
+  /** The server-verified slider captcha and its single-use passes. */
+  captcha: SliderCaptcha;
   /**
    * Personal-access-token verification for `auth: 'token'` routes, provided by a slice the edition mounts
    * (access-tokens); null when none does, and then every token answers 401 TokenInvalid.

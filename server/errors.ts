@@ -8,6 +8,8 @@ export class AppError extends Error {
     public readonly status: number,
     public readonly code: MessageCode,
     public readonly params: Record<string, string | number> = {},
+    /** Headers the answer carries (e.g. `retry-after` on a 429). */
+    public readonly headers: Record<string, string> = {},
   ) {
     super(code);
     this.name = 'AppError';
@@ -71,7 +73,10 @@ const byStatus: Record<number, MessageCode> = {
 /** Maps any thrown error (ours, Fastify's parser/validation errors, bugs) to the shared shape; never leaks internals. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
-    if (err instanceof AppError) return sendError(req, reply, err.status, err.code, err.params);
+    if (err instanceof AppError) {
+      for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
+      return sendError(req, reply, err.status, err.code, err.params);
+    }
     const e = err as FastifyError;
     if (e.validation) {
       const detail = `${e.validationContext ?? 'request'}${e.message.replace(/^(body|querystring|params|headers)/, '')}`;

@@ -31,6 +31,8 @@ export interface ServerPlugin {
   cli?: CliCommand[];
   /** Core services it implements for the edition that mounts it. */
   provides?: ServerProvides;
+  /** Removes its expired rows; run with the core's purge (at start and every 10 minutes) when mounted. */
+  housekeeping?: (ctx: AppContext) => Promise<void>;
 }
 
 /** Declares a slice; an identity function that keeps the literal type (so typos in field names fail to compile). */

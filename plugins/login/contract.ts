@@ -15,11 +15,12 @@ export const LoginBodySchema = Type.Object(
   {
     username: Type.String({ minLength: 1, maxLength: USERNAME_INPUT_MAX }),
     password: Type.String({ minLength: 1, maxLength: LOGIN_PASSWORD_INPUT_MAX }),
-    captcha: Type.Optional(
-      Type.Record(
-        Type.String({ maxLength: 64 }),
-        Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean()]),
-      ),
+    captcha_pass: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description: 'A slider pass for this username; required once `check` answers need_captcha',
+      }),
     ),
   },
   closed,
@@ -62,8 +63,24 @@ export const ChangePasswordHeadersSchema = Type.Object({
 export const UsernameCheckParamsSchema = Type.Object({
   username: Type.String({ minLength: 1, maxLength: USERNAME_INPUT_MAX }),
 });
-/** Whether a sign-in for the name is currently possible (same answer for unknown names). */
-export const UsernameCheckAnswerSchema = Type.Object({ locked: Type.Boolean(), need_captcha: Type.Boolean() }, closed);
+/** A slider pass solved for the name: with it, the check also says whether the account exists and has an e-mail. */
+export const UsernameCheckHeadersSchema = Type.Object({
+  'x-captcha-pass': Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+});
+/**
+ * Whether a sign-in for the name is currently possible and needs the slider (same answer for unknown names).
+ * With a valid pass (`X-Captcha-Pass`) the account's recovery facts too: it exists and has a verified e-mail,
+ * shown masked; otherwise the answer is 404 AccountNotExist or 400 AccountNoEmail.
+ */
+export const UsernameCheckAnswerSchema = Type.Object(
+  {
+    locked: Type.Boolean(),
+    need_captcha: Type.Boolean(),
+    exists: Type.Optional(Type.Boolean()),
+    email: Type.Optional(Type.String({ description: 'The verified e-mail, masked (a***@example.com)' })),
+  },
+  closed,
+);
 /** Static type of the availability answer. */
 export type UsernameCheckAnswer = Static<typeof UsernameCheckAnswerSchema>;
 

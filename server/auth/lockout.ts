@@ -2,37 +2,69 @@ import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../clock';
 import type { DB } from '../db/schema';
 
-/** The failure that locks: the 5th consecutive failure answers 'locked'. */
+/** The attempt that locks: the 5th consecutive failure answers 'locked'. */
 export const LOCK_AT_FAILURES = 5;
 /** How long a lock lasts. */
 export const LOCK_DURATION_MS = 60 * 60 * 1000;
+/** Failures of a name after which each further attempt needs a slider pass. */
+export const CAPTCHA_AFTER_FAILURES = 2;
 
 /** The counter key of a username: the lower-cased string, whether or not an account exists. */
 export function lockoutKey(username: string): string {
   return username.toLowerCase();
 }
 
-/** Per-username failure counting in the database, atomic so parallel attempts count exactly. */
+/** Where a name stands: locked, how many attempts count against it, and whether the next one needs the slider. */
+export interface LockoutState {
+  locked: boolean;
+  failures: number;
+  needCaptcha: boolean;
+}
+
+/** The answer to asking for an attempt: go on (holding slot `slot`), locked, or a slider pass is needed first. */
+export type Reservation = { kind: 'granted'; slot: number } | { kind: 'locked' } | { kind: 'captcha' };
+
+/**
+ * Per-username failure counting in the database. An attempt takes its slot with one conditional upsert
+ * *before* the password is checked, so N parallel attempts evaluate at most 5 passwords (at most 2 without
+ * slider passes) on one database, however many service instances share it. A granted attempt that fails
+ * keeps its slot (it is the failure); one that succeeds clears the name.
+ */
 export class LoginLockout {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
   ) {}
 
-  /** True while the username is locked. */
-  async isLocked(username: string): Promise<boolean> {
+  /** Where a name stands now (an expired lock counts as nothing). */
+  async state(username: string): Promise<LockoutState> {
     const row = await this.db
       .selectFrom('login_failures')
-      .select('locked_until')
+      .select(['count', 'locked_until'])
       .where('username', '=', lockoutKey(username))
       .executeTakeFirst();
-    return row?.locked_until != null && row.locked_until > this.clock.now().getTime();
+    const now = this.clock.now().getTime();
+    if (!row) return { locked: false, failures: 0, needCaptcha: false };
+    const lockedUntil = row.locked_until == null ? null : Number(row.locked_until);
+    if (lockedUntil != null && lockedUntil <= now) return { locked: false, failures: 0, needCaptcha: false };
+    const failures = Number(row.count);
+    return { locked: lockedUntil != null, failures, needCaptcha: failures >= CAPTCHA_AFTER_FAILURES };
   }
 
-  /** Counts one failure in a single atomic upsert; returns whether this failure (or an earlier one) locked the name. */
-  async recordFailure(username: string): Promise<{ count: number; locked: boolean }> {
+  /** True while the username is locked. */
+  async isLocked(username: string): Promise<boolean> {
+    return (await this.state(username)).locked;
+  }
+
+  /**
+   * Takes the next attempt slot of a name when it is not locked and fewer than `withPass ? 5 : 2` attempts count
+   * against it; the 5th slot sets the lock at once, so no attempt after it is evaluated. One statement: the
+   * row's conflict update only happens when its condition holds, and then returns the new count.
+   */
+  async reserve(username: string, withPass: boolean): Promise<Reservation> {
     const now = this.clock.now().getTime();
     const lockUntil = now + LOCK_DURATION_MS;
+    const cap = withPass ? LOCK_AT_FAILURES : CAPTCHA_AFTER_FAILURES;
     const expired = sql<boolean>`login_failures.locked_until is not null and login_failures.locked_until <= ${now}`;
     const row = await this.db
       .insertInto('login_failures')
@@ -43,38 +75,30 @@ export class LoginLockout {
         updated_at: now,
       })
       .onConflict((oc) =>
-        oc.column('username').doUpdateSet({
-          count: sql<number>`case when ${expired} then 1 else login_failures.count + 1 end`,
-          locked_until: sql<number | null>`case
-            when ${expired} then null
-            when login_failures.locked_until is not null then login_failures.locked_until
-            when login_failures.count + 1 >= ${LOCK_AT_FAILURES} then ${lockUntil}
-            else null end`,
-          updated_at: now,
-        }),
+        oc
+          .column('username')
+          .doUpdateSet({
+            count: sql<number>`case when ${expired} then 1 else login_failures.count + 1 end`,
+            locked_until: sql<number | null>`case
+              when ${expired} then null
+              when login_failures.count + 1 >= ${LOCK_AT_FAILURES} then ${lockUntil}
+              else null end`,
+            updated_at: now,
+          })
+          .where(sql<boolean>`(${expired}) or (login_failures.locked_until is null and login_failures.count < ${cap})`),
       )
-      .returning(['count', 'locked_until'])
-      .executeTakeFirstOrThrow();
-    return { count: Number(row.count), locked: row.locked_until != null && Number(row.locked_until) > now };
+      .returning(['count'])
+      .executeTakeFirst();
+    if (row) return { kind: 'granted', slot: Number(row.count) };
+    return (await this.isLocked(username)) ? { kind: 'locked' } : { kind: 'captcha' };
   }
 
-  /** Resets the counter after a correct password; false when the name is locked (the sign-in must then fail). */
-  async clearOnSuccess(username: string): Promise<boolean> {
-    const key = lockoutKey(username);
-    const now = this.clock.now().getTime();
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('login_failures')
-        .select('locked_until')
-        .where('username', '=', key)
-        .executeTakeFirst();
-      if (row?.locked_until != null && row.locked_until > now) return false;
-      if (row) await trx.deleteFrom('login_failures').where('username', '=', key).execute();
-      return true;
-    });
+  /** A granted attempt succeeded: the name starts afresh (its lock, if the 5th slot set one, goes too). */
+  async succeeded(username: string): Promise<void> {
+    await this.db.deleteFrom('login_failures').where('username', '=', lockoutKey(username)).execute();
   }
 
-  /** Admin unlock: forgets the counter of a username. */
+  /** Admin unlock and password reset: forgets the counter of a username. */
   async unlock(username: string): Promise<boolean> {
     const r = await this.db
       .deleteFrom('login_failures')

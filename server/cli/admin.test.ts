@@ -43,7 +43,7 @@ describe('admin CLI', () => {
     const database = await openDatabase({ dataDir: dir });
     await migrateToLatest(database.db);
     const lockout = new LoginLockout(database.db, systemClock);
-    for (let i = 0; i < 5; i++) await lockout.recordFailure('alice');
+    for (let i = 0; i < 5; i++) await lockout.reserve('alice', true);
     expect(await lockout.isLocked('alice')).toBe(true);
     expect((await run('unlock-user', '--username', 'ALICE')).out).toBe('unlocked ALICE');
     expect(await lockout.isLocked('alice')).toBe(false);

@@ -114,6 +114,38 @@ export interface IdentitiesTable {
   created_at: number;
 }
 
+/** A slider puzzle waiting to be solved; the gap position never leaves the service. */
+export interface CaptchaPuzzlesTable {
+  /** SHA-256 of the id the browser holds. */
+  id_hash: string;
+  /** Lower-cased username the puzzle was asked for; its pass serves only that name. */
+  username: string;
+  x: number;
+  y: number;
+  tries: number;
+  solved: number;
+  created_at: number;
+  expires_at: number;
+}
+
+/** A pass earned by a solved puzzle: one action for one username, briefly. */
+export interface CaptchaPassesTable {
+  pass_hash: string;
+  username: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** A fixed-window counter of a limit (per address, per account…), shared by every instance. */
+export interface RateLimitsTable {
+  /** `<limit name>:<subject>`, e.g. `check:ip:203.0.113.5`. */
+  key: string;
+  window_start: number;
+  window_ms: number;
+  count: number;
+}
+
 /**
  * The core's tables as Kysely sees them; an interface so each slice adds its own tables with
  * `declare module` (see `plugins/<id>/server/tables.ts`).
@@ -130,4 +162,7 @@ export interface DB {
   preferences: PreferencesTable;
   usage_logs: UsageLogsTable;
   identities: IdentitiesTable;
+  captcha_puzzles: CaptchaPuzzlesTable;
+  captcha_passes: CaptchaPassesTable;
+  rate_limits: RateLimitsTable;
 }

@@ -23,6 +23,14 @@ export const en_US = {
   OrganizationLicenceExpired: "The organization's licence has expired; contact the administrator to renew it.",
   OrganizationOrderExpired: "The organization's order has expired; renew it in the console to continue.",
   TooManyRequests: 'Too many requests, please try again later.',
+  TooManyRequestsMinute: 'Too many requests, please try again in one minute.',
+  CaptchaRequired: 'Please complete the slider verification first.',
+  CaptchaInvalid: 'The slider verification has expired or was already used. Please slide again.',
+  CaptchaFailed: 'Verification failed, please try again ({remaining} tries left).',
+  CaptchaExpired: 'This puzzle has expired. Please try a new one.',
+  AccountNotExist: 'The account does not exist.',
+  AccountNoEmail: 'No e-mail is bound to this account. Please contact the administrator.',
+  MailServiceNotConfigured: 'The e-mail service is not configured for the enterprise.',
   SystemError: 'System exception, please try again.',
 } as const;
 

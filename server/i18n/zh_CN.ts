@@ -24,5 +24,13 @@ export const zh_CN: Record<CoreCode, string> = {
   OrganizationLicenceExpired: '该组织的许可证已过期，请联系管理员续期。',
   OrganizationOrderExpired: '该组织的订单已过期，请在控制台续费后继续使用。',
   TooManyRequests: '请求过于频繁，请稍后再试。',
+  TooManyRequestsMinute: '请求过于频繁，请一分钟后再试。',
+  CaptchaRequired: '请先完成滑块验证。',
+  CaptchaInvalid: '滑块验证已失效或已使用，请重新滑动。',
+  CaptchaFailed: '验证失败，请重试（还剩 {remaining} 次）。',
+  CaptchaExpired: '拼图已失效，请换一张重试。',
+  AccountNotExist: '账号不存在。',
+  AccountNoEmail: '该账号未绑定邮箱，请联系管理员。',
+  MailServiceNotConfigured: '企业未配置邮件服务。',
   SystemError: '系统异常，请重试。',
 };

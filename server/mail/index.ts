@@ -13,7 +13,7 @@ export interface MailMessage {
 /** Sends mails; the transport (SMTP or outbox folder) is chosen once from the configuration. */
 export interface Mailer {
   /** Where mails go, for logs and the start banner. */
-  readonly kind: 'smtp' | 'outbox';
+  readonly kind: 'smtp' | 'outbox' | 'none';
   /** Sends one mail; resolves with its Message-ID (and the outbox file when there is no SMTP). */
   send(msg: MailMessage): Promise<{ messageId: string; file?: string }>;
   /** Releases pooled SMTP connections. */
@@ -25,7 +25,15 @@ export interface MailLog {
   info(obj: object, msg: string): void;
 }
 
-/** How to build a mailer: SMTP when smtpUrl is set, otherwise `.eml` files in `dataDir/outbox`. */
+/** Thrown by the mailer of an instance without a mail service (`SMTP_URL=off`). */
+export class MailNotConfiguredError extends Error {
+  constructor() {
+    super('no mail service is configured (SMTP_URL=off)');
+    this.name = 'MailNotConfiguredError';
+  }
+}
+
+/** How to build a mailer: SMTP when smtpUrl is set, none when it is `off`, otherwise `.eml` files in `dataDir/outbox`. */
 export interface MailerOptions {
   smtpUrl?: string;
   dataDir: string;
@@ -36,6 +44,13 @@ export interface MailerOptions {
 /** Builds the mailer; logs name the recipient and Message-ID, never the body (it may carry a code or link). */
 export function createMailer(opts: MailerOptions): Mailer {
   const log = opts.log ?? { info: () => {} };
+  if (opts.smtpUrl === 'off') {
+    return {
+      kind: 'none',
+      send: () => Promise.reject(new MailNotConfiguredError()),
+      close: () => {},
+    };
+  }
   if (opts.smtpUrl) {
     const transport: Transporter = nodemailer.createTransport(opts.smtpUrl);
     const host = new URL(opts.smtpUrl).host;

@@ -38,6 +38,25 @@ export async function findUserByUsername(db: Kysely<DB>, username: string): Prom
   return db.selectFrom('users').selectAll().where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
 }
 
+/** An e-mail shown to someone who proved only a solved slider: first character, then `***@` and the domain. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '***';
+  return `${email[0]}***${email.slice(at)}`;
+}
+
+/** Where a forgotten password can be recovered: the account and its verified e-mail, or why not. */
+export type RecoveryTarget =
+  { kind: 'ok'; user: UsersTable; email: string } | { kind: 'notFound' } | { kind: 'noEmail' };
+
+/** Looks up the account a recovery is for: it must exist and have a verified e-mail. */
+export async function recoveryTarget(db: Kysely<DB>, username: string): Promise<RecoveryTarget> {
+  const user = await findUserByUsername(db, username);
+  if (!user) return { kind: 'notFound' };
+  if (!user.email || user.email_verified !== 1) return { kind: 'noEmail' };
+  return { kind: 'ok', user, email: user.email };
+}
+
 /** Finds an organisation by name, case-insensitively. */
 export async function findOrgByName(db: Kysely<DB>, name: string): Promise<OrganizationsTable | undefined> {
   return db

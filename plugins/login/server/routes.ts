@@ -11,9 +11,11 @@ import {
   LoginResultSchema,
   LogoutQuerySchema,
   UsernameCheckAnswerSchema,
+  UsernameCheckHeadersSchema,
   UsernameCheckParamsSchema,
 } from '../contract';
-import { changePassword, safeNextUrl, signIn } from './service';
+import { enforceLimit } from '../../../server/http/rate-limit';
+import { accountCheckLimit, changePassword, checkUsername, safeNextUrl, signIn, stateCheckLimit } from './service';
 
 /** Sign-in, availability check, logout and password change, at the suite's paths. */
 export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -32,9 +34,12 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const result = await signIn(ctx, req.body.username, req.body.password);
+      const { username, password, captcha_pass: captchaPass } = req.body;
+      const result = await signIn(ctx, { username, password, captchaPass, ip: req.ip });
       if (result.kind === 'locked') throw new AppError(423, 'AccountLocked');
       if (result.kind === 'incorrect') throw new AppError(401, 'AccountOrPasswordIncorrect');
+      if (result.kind === 'captchaRequired') throw new AppError(403, 'CaptchaRequired');
+      if (result.kind === 'captchaInvalid') throw new AppError(403, 'CaptchaInvalid');
       // Rotation: whatever session the browser had ends; the new one gets a new id.
       if (req.session) await ctx.sessions.destroy(req.session.idHash);
       const s = await ctx.sessions.create(result.user.id);
@@ -54,12 +59,20 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'public' },
       schema: {
         tags: ['login'],
-        summary: 'Whether a sign-in for this name is currently possible (same answer for unknown names)',
+        summary:
+          'Whether a sign-in for this name is locked or needs the slider (same answer for unknown names); with a ' +
+          'slider pass in X-Captcha-Pass, also whether the account exists and has a verified e-mail (masked)',
         params: UsernameCheckParamsSchema,
+        headers: UsernameCheckHeadersSchema,
         response: { 200: UsernameCheckAnswerSchema, ...errorResponses },
       },
     },
-    async (req) => ({ locked: await ctx.lockout.isLocked(req.params.username), need_captcha: false }),
+    async (req) => {
+      const { username } = req.params;
+      const pass = req.headers['x-captcha-pass'];
+      await enforceLimit(ctx, pass ? accountCheckLimit(req.ip) : stateCheckLimit(req.ip));
+      return checkUsername(ctx, username, req.ip, pass);
+    },
   );
 
   app.get(

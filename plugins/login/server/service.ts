@@ -1,29 +1,106 @@
 import type { AppContext } from '../../../server/context';
 import { passwordRuleViolation } from '../../../server/auth/passwords';
-import { findUserByUsername } from '../../../server/services/accounts';
+import { LOCK_AT_FAILURES } from '../../../server/auth/lockout';
+import { findUserByUsername, maskEmail, recoveryTarget } from '../../../server/services/accounts';
 import { AppError } from '../../../server/errors';
 import type { UsersTable } from '../../../server/db/schema';
-import { NEXT_URL_MAX } from '../contract';
+import { NEXT_URL_MAX, type UsernameCheckAnswer } from '../contract';
 
-/** Result of a sign-in attempt; 'incorrect' and 'locked' look the same for existing and unknown names. */
-export type SignInResult = { kind: 'ok'; user: UsersTable } | { kind: 'incorrect' } | { kind: 'locked' };
+/** Result of a sign-in attempt; every kind looks the same for existing and unknown names. */
+export type SignInResult =
+  | { kind: 'ok'; user: UsersTable }
+  | { kind: 'incorrect' }
+  | { kind: 'locked' }
+  | { kind: 'captchaRequired' }
+  | { kind: 'captchaInvalid' };
+
+/** Failed sign-ins from one client address after which every sign-in from it needs the slider. */
+export const IP_CAPTCHA_AFTER_FAILURES = 10;
+/** The window those address failures are counted in (ms). */
+export const IP_FAILURE_WINDOW_MS = 15 * 60 * 1000;
+
+const ipFailureKey = (ip: string) => `login-fail:ip:${ip}`;
+
+/** What a sign-in attempt carries besides the credentials. */
+export interface SignInAttempt {
+  username: string;
+  password: string;
+  /** A slider pass for this username, spent by this attempt whatever its outcome. */
+  captchaPass?: string;
+  /** The client address (socket, or X-Forwarded-For from a trusted proxy). */
+  ip: string;
+}
+
+/** Whether the next sign-in for a name from an address needs a slider pass, and whether the name is locked. */
+export async function signInNeeds(ctx: AppContext, username: string, ip: string) {
+  const [state, fromIp] = await Promise.all([ctx.lockout.state(username), ctx.rateLimits.peek(ipFailureKey(ip))]);
+  return { locked: state.locked, needCaptcha: state.needCaptcha || fromIp >= IP_CAPTCHA_AFTER_FAILURES };
+}
 
 /**
- * Checks a username/password pair under the lockout rule: failures count per lower-cased
- * username string (existing or not); unknown names cost a dummy argon2 check so timing matches.
+ * Checks a username/password pair under the lockout rule. A pass is spent first (single use, this name only);
+ * then the attempt takes its slot atomically (server/auth/lockout.ts) before any password is evaluated, so a
+ * burst of parallel attempts evaluates at most 5 passwords, at most 2 without passes. Unknown names cost a
+ * dummy argon2 check so timing matches.
  */
-export async function signIn(ctx: AppContext, username: string, password: string): Promise<SignInResult> {
-  if (await ctx.lockout.isLocked(username)) return { kind: 'locked' };
+export async function signIn(ctx: AppContext, attempt: SignInAttempt): Promise<SignInResult> {
+  const { username, password, captchaPass, ip } = attempt;
+  const withPass = !!captchaPass;
+  if (captchaPass && !(await ctx.captcha.spend(username, captchaPass))) return { kind: 'captchaInvalid' };
+  if (!withPass && (await ctx.rateLimits.peek(ipFailureKey(ip))) >= IP_CAPTCHA_AFTER_FAILURES) {
+    return (await ctx.lockout.isLocked(username)) ? { kind: 'locked' } : { kind: 'captchaRequired' };
+  }
+  const slot = await ctx.lockout.reserve(username, withPass);
+  if (slot.kind === 'locked') return { kind: 'locked' };
+  if (slot.kind === 'captcha') return { kind: 'captchaRequired' };
   const user = await findUserByUsername(ctx.db, username);
   const ok = user?.password_hash
     ? await ctx.hasher.verify(user.password_hash, password)
     : await ctx.hasher.dummyVerify(password);
   if (!ok || !user) {
-    const r = await ctx.lockout.recordFailure(username);
-    return r.locked ? { kind: 'locked' } : { kind: 'incorrect' };
+    await ctx.rateLimits.hit(ipFailureKey(ip), Number.MAX_SAFE_INTEGER, IP_FAILURE_WINDOW_MS);
+    return slot.slot >= LOCK_AT_FAILURES ? { kind: 'locked' } : { kind: 'incorrect' };
   }
-  if (!(await ctx.lockout.clearOnSuccess(username))) return { kind: 'locked' };
+  await ctx.lockout.succeeded(username);
   return { kind: 'ok', user };
+}
+
+/** Account checks with a pass (they say whether an account exists) one client address may make per minute. */
+export const ACCOUNT_CHECKS_PER_MINUTE = 10;
+/** Plain checks (locked / needs the slider; the same for any name) one address may make per minute. */
+export const STATE_CHECKS_PER_MINUTE = 60;
+
+/** The limit of account checks from an address. */
+export const accountCheckLimit = (ip: string) => ({
+  key: `check-account:ip:${ip}`,
+  limit: ACCOUNT_CHECKS_PER_MINUTE,
+  windowMs: 60_000,
+});
+/** The limit of plain checks from an address. */
+export const stateCheckLimit = (ip: string) => ({
+  key: `check:ip:${ip}`,
+  limit: STATE_CHECKS_PER_MINUTE,
+  windowMs: 60_000,
+});
+
+/**
+ * The check: locked / needs the slider, alike for every name; with a valid (unspent) pass for the name, also
+ * whether the account exists and has a verified e-mail, which is only told to someone who solved the slider.
+ */
+export async function checkUsername(
+  ctx: AppContext,
+  username: string,
+  ip: string,
+  pass: string | undefined,
+): Promise<UsernameCheckAnswer> {
+  const needs = await signInNeeds(ctx, username, ip);
+  const answer: UsernameCheckAnswer = { locked: needs.locked, need_captcha: needs.needCaptcha };
+  if (pass === undefined) return answer;
+  if (!(await ctx.captcha.isValid(username, pass))) throw new AppError(403, 'CaptchaInvalid');
+  const target = await recoveryTarget(ctx.db, username);
+  if (target.kind === 'notFound') throw new AppError(404, 'AccountNotExist');
+  if (target.kind === 'noEmail') throw new AppError(400, 'AccountNoEmail');
+  return { ...answer, exists: true, email: maskEmail(target.email) };
 }
 
 /** Changes the signed-in user's password under the rule; ends their other sessions. */

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { sql } from 'kysely';
 import type { AppContext, SessionUser } from '../../../server/context';
 import { AppError } from '../../../server/errors';
+import { MailNotConfiguredError } from '../../../server/mail/index';
 import { randomSecret, sha256 } from '../../../server/auth/random';
 import { sessionUserColumns } from '../../../server/auth/sessions';
 import type { ServerLocale } from '../../../server/i18n/index';
@@ -241,6 +242,7 @@ export async function bindEmail(
   } catch (err) {
     origin.log.warn({ err: (err as Error).message, to: email }, 'activation mail failed');
     await releaseSendSlot(ctx, userId, now);
+    if (err instanceof MailNotConfiguredError) throw new AppError(503, 'MailServiceNotConfigured');
     throw new AppError(502, 'ProfileEmailSendFailed');
   }
   return stateOf(ctx, userId);

@@ -1,0 +1,26 @@
+import { defineServerMessages } from '../../../server/i18n/index';
+
+/** Error codes of password recovery, in both languages the service answers in. */
+export const messages = defineServerMessages({
+  en_US: {
+    RecoveryPageInvalid: 'This page is no longer valid. Please verify again.',
+    VerificationCodeIncorrect: 'The verification code is incorrect ({remaining} tries left).',
+    VerificationCodeExhausted: 'Verification code incorrect. Please get a new one.',
+    RecoveryMailTooFrequent: 'Too many e-mails. Please try again in one minute.',
+    RecoveryMailFailed: 'The verification e-mail could not be sent. Please try again.',
+  },
+  zh_CN: {
+    RecoveryPageInvalid: '页面已失效，请重新验证。',
+    VerificationCodeIncorrect: '验证码错误（还剩 {remaining} 次）。',
+    VerificationCodeExhausted: '验证码错误，请重新获取。',
+    RecoveryMailTooFrequent: '邮件发送过于频繁，请一分钟后再试。',
+    RecoveryMailFailed: '验证邮件发送失败，请重试。',
+  },
+});
+
+declare module '../../../server/i18n/index' {
+  /** This slice's codes are valid `AppError` codes wherever the slice is compiled in. */
+  interface PluginMessageCodes {
+    'reset-password': keyof typeof messages.en_US;
+  }
+}

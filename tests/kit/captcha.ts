@@ -1,0 +1,52 @@
+import AES from 'crypto-js/aes';
+import { sha256 } from '../../server/auth/random';
+import type { AppContext } from '../../server/context';
+import type { SliderAnswer } from '../../schemas/captcha-rules';
+import { dayKey } from '../../server/services/captcha/day-key';
+import type { Client } from './server';
+
+/** A fingerprint-shaped value (the browser sends SHA-256 hex of its canvas drawing). */
+export const TEST_UMID = 'a'.repeat(64);
+
+/** A human-looking drag to `x`: 24 points over ~900 ms with vertical wobble and an uneven pace. */
+export function humanTrack(x: number): SliderAnswer['track'] {
+  const track: SliderAnswer['track'] = [];
+  const n = 24;
+  let t = 0;
+  for (let i = 0; i <= n; i++) {
+    const f = i / n;
+    const eased = 1 - (1 - f) ** 2;
+    track.push([Math.round(x * eased), Math.round(Math.sin(i * 1.7) * 3), t]);
+    t += 25 + ((i * 7) % 30);
+  }
+  track[track.length - 1][0] = x;
+  return track;
+}
+
+/** Encrypts an answer as the browser does: crypto-js AES with the UTC date (YYYYMMDD) of `at` as passphrase. */
+export function encryptAnswer(answer: SliderAnswer | string, at: number): string {
+  return AES.encrypt(typeof answer === 'string' ? answer : JSON.stringify(answer), dayKey(at)).toString();
+}
+
+/** The gap's left edge of a puzzle, read from the service's database (what a person sees in the picture). */
+export async function puzzleGap(ctx: AppContext, captchaId: string): Promise<number> {
+  const row = await ctx.db
+    .selectFrom('captcha_puzzles')
+    .select('x')
+    .where('id_hash', '=', sha256(captchaId))
+    .executeTakeFirstOrThrow();
+  return Number(row.x);
+}
+
+/** Asks for a puzzle for `username`, reads where its gap is and answers it like a person: resolves with the pass. */
+export async function solveSlider(ctx: AppContext, client: Client, username: string): Promise<string> {
+  const base = `/users/ajax/users/${encodeURIComponent(username)}/sliderCaptcha`;
+  const puzzle = await client.req('POST', base, { body: {} });
+  if (puzzle.status !== 200) throw new Error(`puzzle: ${puzzle.status} ${puzzle.text}`);
+  const x = await puzzleGap(ctx, puzzle.json.captcha_id);
+  const answer: SliderAnswer = { x, track: humanTrack(x), kind: 'pointer', umid: TEST_UMID };
+  const data = encryptAnswer(answer, ctx.clock.now().getTime());
+  const verified = await client.req('POST', `${base}:verify`, { body: { captcha_id: puzzle.json.captcha_id, data } });
+  if (verified.status !== 200) throw new Error(`verify: ${verified.status} ${verified.text}`);
+  return verified.json.pass as string;
+}
