@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, type Response } from '@playwright/test';
 
 /** The organisation every e2e service starts with: code hosting installed, packages not. */
 export const E2E_ORG = { name: 'E2E Org', apps: ['codeup'] };
@@ -76,6 +76,50 @@ export async function mailsTo(baseURL: string, to: string): Promise<E2EMail[]> {
   const port = fs.readFileSync(mailApiPortFile(Number(new URL(baseURL).port)), 'utf8').trim();
   const res = await fetch(`http://127.0.0.1:${port}/mails?to=${encodeURIComponent(to)}`);
   return (await res.json()) as E2EMail[];
+}
+
+/** Where the gap of a puzzle the e2e service drew is (left edge, puzzle pixels), read from its database. */
+export async function puzzleGapOf(baseURL: string, captchaId: string): Promise<number> {
+  const port = fs.readFileSync(mailApiPortFile(Number(new URL(baseURL).port)), 'utf8').trim();
+  const res = await fetch(`http://127.0.0.1:${port}/captcha?id=${encodeURIComponent(captchaId)}`);
+  return ((await res.json()) as { x: number }).x;
+}
+
+/**
+ * Solves the slider on the page as a person does: waits for the puzzle the widget asked for, learns where its gap
+ * is, then drags the handle there with the mouse (uneven pace, a little vertical wobble) — or, with
+ * `keyboard`, focuses it and moves it with Shift+Arrow and Arrow presses, then Enter. Resolves once verified.
+ */
+export async function solveSliderOnPage(page: Page, baseURL: string, puzzle: Promise<Response>, keyboard = false) {
+  const { captcha_id: id } = (await (await puzzle).json()) as { captcha_id: string };
+  const gap = await puzzleGapOf(baseURL, id);
+  const widget = page.getByTestId('slider-captcha');
+  await expect(widget).toHaveAttribute('data-status', 'ready');
+  const handle = page.getByRole('slider');
+  if (keyboard) {
+    await handle.focus();
+    for (let i = 0; i < Math.floor(gap / 10); i++) await handle.press('Shift+ArrowRight', { delay: 40 });
+    for (let i = 0; i < gap % 10; i++) await handle.press('ArrowRight', { delay: 40 });
+    await page.waitForTimeout(450);
+    await handle.press('Enter');
+  } else {
+    const box = (await handle.boundingBox())!;
+    const shown = (await widget.boundingBox())!.width;
+    const scale = shown / 320;
+    const x0 = box.x + box.width / 2;
+    const y0 = box.y + box.height / 2;
+    await page.mouse.move(x0, y0);
+    await page.mouse.down();
+    const steps = 20;
+    for (let i = 1; i <= steps; i++) {
+      const f = 1 - (1 - i / steps) ** 2;
+      await page.mouse.move(x0 + gap * scale * f, y0 + Math.sin(i) * 2);
+      await page.waitForTimeout(20 + (i % 3) * 10);
+    }
+    await page.mouse.move(x0 + gap * scale, y0 + 1);
+    await page.mouse.up();
+  }
+  await expect(widget).toHaveAttribute('data-status', 'passed');
 }
 
 /** The shell's footer and side menu: their contrast findings in some brand colours belong to the shell's own check. */

@@ -8,6 +8,7 @@ import { bindIdentity } from '../../server/services/identities';
 import { addMember } from '../../server/services/organizations';
 import { seedAccounts, tempDataDir } from '../kit/server';
 import { startSmtpSink } from '../kit/smtp';
+import { puzzleGap } from '../kit/captcha';
 import {
   E2E_MANY_ORGS,
   E2E_ORG,
@@ -46,13 +47,21 @@ await bindIdentity(app.ctx, { username: E2E_USERS.keys.username, provider: 'ding
 await app.listen({ port: config.port, host: config.host });
 const mailApi = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  if (url.pathname === '/captcha') {
+    // Where a puzzle's gap is, as a person sees it in the picture (the specs drag the piece there).
+    void puzzleGap(app.ctx, url.searchParams.get('id') ?? '').then(
+      (x) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ x })),
+      () => res.writeHead(404).end(),
+    );
+    return;
+  }
   if (url.pathname !== '/mails') return void res.writeHead(404).end();
   const to = url.searchParams.get('to')?.toLowerCase();
   const list = to ? smtp.mails.filter((m) => m.to.some((t) => t.toLowerCase() === to)) : smtp.mails;
   const shown: E2EMail[] = list.map(({ to, subject, text, links }) => ({ to, subject, text, links }));
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(shown));
 });
-// A free port (fixed offsets collide with other e2e runs on the machine), published for mailsTo().
+// A free port (fixed offsets collide with other e2e runs on the machine), published for mailsTo() and the slider.
 await new Promise<void>((resolve) => mailApi.listen(0, '127.0.0.1', resolve));
 const mailApiFile = mailApiPortFile(config.port);
 fs.writeFileSync(mailApiFile, String((mailApi.address() as { port: number }).port));
