@@ -43,6 +43,14 @@ export const E2E_USERS = {
   keys: { username: 'keys', name: 'Keys User', password: 'Keys@pass1' },
   tokens: { username: 'tokens', name: 'Tokens User', password: 'Tokens@pass1' },
   packages: { username: 'packages', name: 'Packages User', password: 'Packages@pass1', org: 'E2E Packages Org' },
+  /** Recovers a forgotten password end to end. */
+  recover: { username: 'recover', name: 'Recover User', password: 'Recover@pass1', email: 'recover@example.com' },
+  /** Mistypes the mailed code five times. */
+  recoverCode: { username: 'recover-code', name: 'Code User', password: 'Code@pass1', email: 'code@example.com' },
+  /** Reaches the last step with a ticket that goes stale. */
+  recoverStale: { username: 'recover-stale', name: 'Stale User', password: 'Stale@pass1', email: 'stale@example.com' },
+  /** Fails twice at sign-in, then needs the slider. */
+  captcha: { username: 'captcha', name: 'Captcha User', password: 'Captcha@pass1' },
 } as const;
 
 /** Signs in through the login page as a person would, and waits to land on the settings. */
@@ -76,6 +84,12 @@ export async function mailsTo(baseURL: string, to: string): Promise<E2EMail[]> {
   const port = fs.readFileSync(mailApiPortFile(Number(new URL(baseURL).port)), 'utf8').trim();
   const res = await fetch(`http://127.0.0.1:${port}/mails?to=${encodeURIComponent(to)}`);
   return (await res.json()) as E2EMail[];
+}
+
+/** Lets ten minutes pass for one account's password recoveries on the e2e service: its code and ticket go stale. */
+export async function ageRecovery(baseURL: string, username: string): Promise<void> {
+  const port = fs.readFileSync(mailApiPortFile(Number(new URL(baseURL).port)), 'utf8').trim();
+  await fetch(`http://127.0.0.1:${port}/age-recovery?username=${encodeURIComponent(username)}`);
 }
 
 /** Where the gap of a puzzle the e2e service drew is (left edge, puzzle pixels), read from its database. */

@@ -55,6 +55,19 @@ const mailApi = http.createServer((req, res) => {
     );
     return;
   }
+  if (url.pathname === '/age-recovery') {
+    // Ten minutes pass for one account's recoveries: its code and ticket are now stale.
+    void app.ctx.db
+      .updateTable('recovery_flows')
+      .set({ code_expires_at: 1, ticket_expires_at: 1 })
+      .where('username', '=', (url.searchParams.get('username') ?? '').toLowerCase())
+      .execute()
+      .then(
+        () => res.writeHead(204).end(),
+        () => res.writeHead(500).end(),
+      );
+    return;
+  }
   if (url.pathname !== '/mails') return void res.writeHead(404).end();
   const to = url.searchParams.get('to')?.toLowerCase();
   const list = to ? smtp.mails.filter((m) => m.to.some((t) => t.toLowerCase() === to)) : smtp.mails;
