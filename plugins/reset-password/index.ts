@@ -1,4 +1,12 @@
 import { definePlugin } from '../../src/core/plugin';
+import type { ResetPasswordStore } from './store';
+
+declare module '../../src/core/stores/root' {
+  interface StoreMap {
+    /** The forgot-password wizard (account + slider → mailed code → new password). */
+    resetPassword: ResetPasswordStore;
+  }
+}
 
 export default definePlugin({
   id: 'reset-password',
@@ -12,5 +20,8 @@ export default definePlugin({
   messages: {
     zh_CN: () => import(/* webpackChunkName: "messages-zh_CN" */ './messages/zh_CN.json'),
     en_US: () => import(/* webpackChunkName: "messages-en_US" */ './messages/en_US.json'),
+  },
+  stores: {
+    resetPassword: () => import(/* webpackChunkName: "plugin-reset-password" */ './store'),
   },
 });

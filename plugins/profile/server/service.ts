@@ -242,7 +242,7 @@ export async function bindEmail(
   } catch (err) {
     origin.log.warn({ err: (err as Error).message, to: email }, 'activation mail failed');
     await releaseSendSlot(ctx, userId, now);
-    if (err instanceof MailNotConfiguredError) throw new AppError(503, 'MailServiceNotConfigured');
+    if (err instanceof MailNotConfiguredError) throw new AppError(400, 'MailServiceNotConfigured');
     throw new AppError(502, 'ProfileEmailSendFailed');
   }
   return stateOf(ctx, userId);

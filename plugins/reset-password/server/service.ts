@@ -115,7 +115,7 @@ export async function sendCode(
   origin: RecoveryOrigin,
 ): Promise<EmailCaptchaSent> {
   const flow = await liveFlow(ctx, username, flowId);
-  if (ctx.mailer.kind === 'none') throw new AppError(503, 'MailServiceNotConfigured');
+  if (ctx.mailer.kind === 'none') throw new AppError(400, 'MailServiceNotConfigured');
   const target = await recoveryTarget(ctx.db, username);
   if (target.kind !== 'ok' || target.user.id !== flow.user_id) throw new AppError(400, 'AccountNoEmail');
   await enforceLimit(ctx, {
@@ -148,7 +148,7 @@ export async function sendCode(
       .set({ code_hash: null, code_expires_at: null })
       .where('id_hash', '=', flow.id_hash)
       .execute();
-    if (err instanceof MailNotConfiguredError) throw new AppError(503, 'MailServiceNotConfigured');
+    if (err instanceof MailNotConfiguredError) throw new AppError(400, 'MailServiceNotConfigured');
     throw new AppError(502, 'RecoveryMailFailed');
   }
   return {
