@@ -21,7 +21,15 @@ afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }
 describe('server slices', () => {
   it('are discovered from the plugin folders, each named by its folder', async () => {
     const ids = (await discoverServerPlugins()).map((p) => p.id);
-    expect(ids).toEqual(['access-tokens', 'login', 'packages-credential', 'profile', 'ssh-keys', 'switch-org']);
+    expect(ids).toEqual([
+      'access-tokens',
+      'login',
+      'packages-credential',
+      'profile',
+      'reset-password',
+      'ssh-keys',
+      'switch-org',
+    ]);
   });
 
   it('mount in the order the edition lists them; plugins without a server half are skipped', async () => {
@@ -49,6 +57,8 @@ describe('server slices', () => {
       '032-identities',
       '040-org-policies',
       '041-switch-org',
+      '050-captcha-rate-limits',
+      '051-password-recovery',
     ]);
     const clash = defineServerPlugin({ id: 'clash', migrations: { '002-usage-logs': coreMigrations['001-initial'] } });
     expect(() => allMigrations([clash])).toThrow(/"002-usage-logs" of plugin "clash" is already defined by the core/);

@@ -81,7 +81,7 @@ export class LoginLockout {
             count: sql<number>`case when ${expired} then 1 else login_failures.count + 1 end`,
             locked_until: sql<number | null>`case
               when ${expired} then null
-              when login_failures.count + 1 >= ${LOCK_AT_FAILURES} then ${lockUntil}
+              when login_failures.count + 1 >= ${LOCK_AT_FAILURES} then cast(${lockUntil} as bigint)
               else null end`,
             updated_at: now,
           })

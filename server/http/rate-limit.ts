@@ -23,3 +23,13 @@ export async function enforceLimit(
   const seconds = Math.max(1, Math.ceil((hit.resetAt - ctx.clock.now().getTime()) / 1000));
   throw new AppError(429, code, {}, { 'retry-after': String(seconds) });
 }
+
+/** Lookups that tell whether an account exists (check with a pass, recovery start) one address may make a minute. */
+export const ACCOUNT_LOOKUPS_PER_MINUTE = 10;
+
+/** The shared limit of account lookups from a client address (the check and the recovery start count together). */
+export const accountLookupLimit = (ip: string): LimitRule => ({
+  key: `account-lookup:ip:${ip}`,
+  limit: ACCOUNT_LOOKUPS_PER_MINUTE,
+  windowMs: 60_000,
+});

@@ -3,7 +3,7 @@ import { sha256 } from '../../server/auth/random';
 import type { AppContext } from '../../server/context';
 import type { SliderAnswer } from '../../schemas/captcha-rules';
 import { dayKey } from '../../server/services/captcha/day-key';
-import type { Client } from './server';
+import { Client } from './server';
 
 /** A fingerprint-shaped value (the browser sends SHA-256 hex of its canvas drawing). */
 export const TEST_UMID = 'a'.repeat(64);
@@ -49,4 +49,34 @@ export async function solveSlider(ctx: AppContext, client: Client, username: str
   const verified = await client.req('POST', `${base}:verify`, { body: { captcha_id: puzzle.json.captcha_id, data } });
   if (verified.status !== 200) throw new Error(`verify: ${verified.status} ${verified.text}`);
   return verified.json.pass as string;
+}
+
+let addresses = 0;
+
+/** A client address no other caller of this process has used (for `x-forwarded-for` behind TRUST_PROXY=loopback). */
+export function freshAddress(): string {
+  addresses++;
+  return `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
+}
+
+/**
+ * A client acting from its own address: the service must trust the loopback proxy (env `TRUST_PROXY: 'loopback'`),
+ * so per-address limits (puzzles, checks, sign-in failures) of one test do not touch another's.
+ */
+export function clientFrom(base: string, address = freshAddress(), headers: Record<string, string> = {}): Client {
+  return new Client(base, { 'x-forwarded-for': address, ...headers });
+}
+
+/**
+ * Solves `count` sliders for `username`, from fresh addresses (25 each, under the per-address puzzle limit):
+ * resolves with that many unspent passes.
+ */
+export async function solveSliders(ctx: AppContext, base: string, username: string, count: number): Promise<string[]> {
+  const passes: string[] = [];
+  let client = clientFrom(base);
+  for (let i = 0; i < count; i++) {
+    if (i > 0 && i % 25 === 0) client = clientFrom(base);
+    passes.push(await solveSlider(ctx, client, username));
+  }
+  return passes;
 }

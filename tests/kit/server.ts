@@ -301,7 +301,11 @@ export class Client {
   cookies = new Map<string, string>();
   csrf: string | undefined;
 
-  constructor(public readonly base: string) {}
+  /** `headers` go with every request of this client (e.g. `x-forwarded-for` to act from its own address). */
+  constructor(
+    public readonly base: string,
+    public readonly headers: Record<string, string> = {},
+  ) {}
 
   /** The Cookie header this client would send. */
   cookieHeader(): string {
@@ -321,7 +325,7 @@ export class Client {
       redirect?: 'manual';
     } = {},
   ): Promise<Answer> {
-    const headers: Record<string, string> = { ...opts.headers };
+    const headers: Record<string, string> = { ...this.headers, ...opts.headers };
     if (opts.xhr !== false) headers['x-requested-with'] ??= 'XMLHttpRequest';
     if (opts.csrf !== false && this.csrf) headers['x-csrf-token'] ??= this.csrf;
     if (this.cookies.size) headers.cookie ??= this.cookieHeader();

@@ -14,8 +14,8 @@ import {
   UsernameCheckHeadersSchema,
   UsernameCheckParamsSchema,
 } from '../contract';
-import { enforceLimit } from '../../../server/http/rate-limit';
-import { accountCheckLimit, changePassword, checkUsername, safeNextUrl, signIn, stateCheckLimit } from './service';
+import { accountLookupLimit, enforceLimit } from '../../../server/http/rate-limit';
+import { changePassword, checkUsername, safeNextUrl, signIn, stateCheckLimit } from './service';
 
 /** Sign-in, availability check, logout and password change, at the suite's paths. */
 export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -70,7 +70,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const { username } = req.params;
       const pass = req.headers['x-captcha-pass'];
-      await enforceLimit(ctx, pass ? accountCheckLimit(req.ip) : stateCheckLimit(req.ip));
+      await enforceLimit(ctx, pass ? accountLookupLimit(req.ip) : stateCheckLimit(req.ip));
       return checkUsername(ctx, username, req.ip, pass);
     },
   );

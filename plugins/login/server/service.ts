@@ -65,17 +65,9 @@ export async function signIn(ctx: AppContext, attempt: SignInAttempt): Promise<S
   return { kind: 'ok', user };
 }
 
-/** Account checks with a pass (they say whether an account exists) one client address may make per minute. */
-export const ACCOUNT_CHECKS_PER_MINUTE = 10;
 /** Plain checks (locked / needs the slider; the same for any name) one address may make per minute. */
 export const STATE_CHECKS_PER_MINUTE = 60;
 
-/** The limit of account checks from an address. */
-export const accountCheckLimit = (ip: string) => ({
-  key: `check-account:ip:${ip}`,
-  limit: ACCOUNT_CHECKS_PER_MINUTE,
-  windowMs: 60_000,
-});
 /** The limit of plain checks from an address. */
 export const stateCheckLimit = (ip: string) => ({
   key: `check:ip:${ip}`,

@@ -34,7 +34,7 @@ export const resetPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RecoveryFlowSchema, ...errorResponses },
       },
     },
-    async (req) => startRecovery(ctx, req.params.username, req.body.captcha_pass),
+    async (req) => startRecovery(ctx, req.params.username, req.body.captcha_pass, origin(req)),
   );
 
   app.post(

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../server/context';
 import { AppError } from '../../../server/errors';
 import { passwordRuleViolation } from '../../../server/auth/passwords';
 import { randomSecret, safeEqual, sha256 } from '../../../server/auth/random';
-import { enforceLimit } from '../../../server/http/rate-limit';
+import { accountLookupLimit, enforceLimit } from '../../../server/http/rate-limit';
 import { MailNotConfiguredError } from '../../../server/mail/index';
 import { normalizeLocale, type ServerLocale } from '../../../server/i18n/index';
 import { maskEmail, recoveryTarget } from '../../../server/services/accounts';
@@ -78,7 +78,14 @@ async function liveFlow(ctx: AppContext, username: string, flowId: string) {
  * Opens a recovery with a slider pass solved for this username (spent here, once): the account must exist and
  * have a verified e-mail. The flow id goes back to the page; only its digest is kept.
  */
-export async function startRecovery(ctx: AppContext, username: string, pass: string): Promise<RecoveryFlow> {
+export async function startRecovery(
+  ctx: AppContext,
+  username: string,
+  pass: string,
+  origin: RecoveryOrigin,
+): Promise<RecoveryFlow> {
+  // It tells whether an account exists, like the check: the same per-address budget.
+  await enforceLimit(ctx, accountLookupLimit(origin.ip));
   if (!(await ctx.captcha.spend(username, pass))) throw new AppError(403, 'CaptchaInvalid');
   const target = await recoveryTarget(ctx.db, username);
   if (target.kind === 'notFound') throw new AppError(404, 'AccountNotExist');
@@ -118,13 +125,14 @@ export async function sendCode(
   if (ctx.mailer.kind === 'none') throw new AppError(400, 'MailServiceNotConfigured');
   const target = await recoveryTarget(ctx.db, username);
   if (target.kind !== 'ok' || target.user.id !== flow.user_id) throw new AppError(400, 'AccountNoEmail');
-  await enforceLimit(ctx, {
-    key: `recovery-mail:ip:${origin.ip}`,
-    limit: RECOVERY_MAILS_PER_IP_HOUR,
-    windowMs: 3_600_000,
-  });
+  // The account's minute first: a burst for one account must not spend the address's hourly budget.
   const throttleKey = `recovery-mail:user:${flow.user_id}`;
   await enforceLimit(ctx, { key: throttleKey, limit: 1, windowMs: RECOVERY_RESEND_MS }, 'RecoveryMailTooFrequent');
+  await enforceLimit(
+    ctx,
+    { key: `recovery-mail:ip:${origin.ip}`, limit: RECOVERY_MAILS_PER_IP_HOUR, windowMs: 3_600_000 },
+    'TooManyRequests',
+  );
   const now = ctx.clock.now().getTime();
   const code = String(crypto.randomInt(0, 10 ** RECOVERY_CODE_LENGTH)).padStart(RECOVERY_CODE_LENGTH, '0');
   const codeExpiresAt = now + RECOVERY_CODE_TTL_MS;
