@@ -1,12 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import {
-  ageRecovery,
-  E2E_USERS,
-  expectNoAxeViolations,
-  mailsTo,
-  signIn,
-  solveSliderOnPage,
-} from './fixtures';
+import { ageRecovery, E2E_USERS, expectNoAxeViolations, mailsTo, signIn, solveSliderOnPage } from './fixtures';
 
 // Password recovery and the sign-in slider, against the real service and its real SMTP sink, on every edition
 // (four sign in at /users/login, global at /sso/login: the wizard's way back differs).
@@ -58,9 +51,9 @@ test('forgot password: slider, mailed code, new password, then sign in with it; 
   await page.getByRole('button', { name: /重置密码|Reset password/ }).click();
   await expect(page.getByText(/密码已重置|password has been reset/)).toBeVisible();
   const changed = await mailsTo(baseURL!, user.email);
-  expect(changed.some((m) => /密码刚刚通过找回密码流程修改|password of your account was just changed/.test(m.text))).toBe(
-    true,
-  );
+  expect(
+    changed.some((m) => /密码刚刚通过找回密码流程修改|password of your account was just changed/.test(m.text)),
+  ).toBe(true);
 
   await page.getByRole('link', { name: /^(去登录|Sign in)$/ }).click();
   await expect(page).toHaveURL(/\/(users|sso)\/login/);
