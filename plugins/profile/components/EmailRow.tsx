@@ -1,6 +1,7 @@
 import { Button, Form, Input, Modal, Tag, Typography } from 'antd';
 import { observer } from 'mobx-react-lite';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useSecondsUntil } from '../../../src/core/ui/useSecondsUntil';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { validateEmail } from '../../../src/core/validation';
 import type { ActionResult } from '../../../src/core/stores/failure';
@@ -18,23 +19,6 @@ export interface EmailRowProps {
 
 // antd's preset tag colours are below WCAG AA contrast at 12 px; these keep the hues, darker.
 const TAG = { marginInlineStart: 8 } as const;
-
-/** Seconds left until `at` (local ms), ticking once a second while positive. */
-function useSecondsUntil(at: number | null): number {
-  const left = () => (at === null ? 0 : Math.max(0, Math.ceil((at - Date.now()) / 1000)));
-  const [seconds, setSeconds] = useState(left);
-  useEffect(() => {
-    setSeconds(left());
-    if (at === null) return;
-    const id = window.setInterval(() => {
-      const s = left();
-      setSeconds(s);
-      if (s <= 0) window.clearInterval(id);
-    }, 1000);
-    return () => window.clearInterval(id);
-  }, [at]);
-  return seconds;
-}
 
 /** Notification e-mail: none → bound but not verified (resend with countdown) → verified; modify and unbind. */
 export const EmailRow = observer(function EmailRow({ store, email, verified, notify }: EmailRowProps) {
