@@ -8,6 +8,13 @@ const vpc = JSON.parse(fs.readFileSync(path.join(root, 'editions/vpc.json'), 'ut
 vpc.brand.color ??= '#006AD4';
 vpc.features = { legacyTokens: false, privateDeployment: false, ...vpc.features };
 
+/** HTTP test files that belong to the security suite: the lockout burst, the redirect corpus, the captcha. */
+const SECURITY_HTTP_TESTS = [
+  'tests/http/lockout.test.ts',
+  'tests/http/redirects.test.ts',
+  'tests/http/captcha.test.ts',
+];
+
 export default defineConfig({
   define: { __EDITION__: JSON.stringify(vpc) },
   test: {
@@ -19,6 +26,8 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['src/**/*.test.{ts,tsx}', 'plugins/*/!(server)/**/*.test.{ts,tsx}', 'plugins/*/*.test.{ts,tsx}'],
           setupFiles: ['tests/fixtures/web-setup.ts'],
+          // Page tests render whole flows (the slider, the wizard); on 2 busy cores one can pass 5 s.
+          testTimeout: 20000,
         },
       },
       {
@@ -32,7 +41,20 @@ export default defineConfig({
             'scripts/**/*.test.ts',
             'tests/http/**/*.test.ts',
           ],
+          // The attacker's suites run in the security project (npm run test:security), on both databases.
+          exclude: SECURITY_HTTP_TESTS,
           testTimeout: 30000,
+          hookTimeout: 60000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The security suite (npm run test:security): fuzzing, IDOR matrix, crash rounds — on SQLite and PostgreSQL.
+          name: 'security',
+          environment: 'node',
+          include: ['tests/security/**/*.test.ts', ...SECURITY_HTTP_TESTS],
+          testTimeout: 300000,
           hookTimeout: 60000,
         },
       },

@@ -69,7 +69,7 @@ export const OrganizationSchema = Type.Object(
 export type Organization = Static<typeof OrganizationSchema>;
 
 /** Params of `GET /uiless/api/organizations/:id`. */
-export const OrganizationParamsSchema = Type.Object({ id: Type.String({ maxLength: 64 }) });
+export const OrganizationParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 /** Static type of the organisation params. */
 export type OrganizationParams = Static<typeof OrganizationParamsSchema>;
 

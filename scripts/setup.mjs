@@ -1,4 +1,5 @@
-// `npm run setup`: installs what a clean machine lacks for the tests: Debian's Chromium (as root, via apt).
+// `npm run setup`: installs what a clean machine lacks for the tests (as root, via apt): Debian's Chromium, and
+// nginx for `npm run cluster` (several instances behind a reverse proxy). PostgreSQL comes with scripts/with-postgres.sh.
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 
@@ -17,4 +18,13 @@ if (fs.existsSync(CHROMIUM)) {
 } else {
   console.error(`chromium is missing at ${CHROMIUM}; install it as root: apt-get install -y chromium`);
   process.exit(1);
+}
+
+const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p));
+if (NGINX) {
+  console.log(`nginx present: ${NGINX}`);
+} else if (process.getuid?.() === 0) {
+  run('apt-get install -y -qq nginx-light || apt-get install -y -qq nginx');
+} else {
+  console.error('nginx is missing (npm run cluster needs it); install it as root: apt-get install -y nginx');
 }

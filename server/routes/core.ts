@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { SessionUser } from '../context';
-import { errorResponses } from '../errors';
+import { AppError, errorResponses } from '../errors';
 import { admittedOrgApps } from '../services/organizations';
 import { TenantHeadersSchema } from '../../schemas/common';
 import {
@@ -93,7 +93,9 @@ export const coreRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const { id, name, logo } = req.organization!;
+      // The tenant hook admitted the named organisation; a user in none that named none has nothing to read.
+      if (!req.organization) throw new AppError(404, 'OrganizationNotFound');
+      const { id, name, logo } = req.organization;
       return { id, name, logo };
     },
   );

@@ -24,6 +24,9 @@ import { allTokens, createToken, removeToken, scopeTree, searchTokens, updateTok
 const tags = ['access-tokens'];
 
 /** Personal access tokens at the suite's paths: list, create, edit, delete, scopes, permissions, legacy calls. */
+/** Token creations per user and per client address per minute (both create paths together). */
+export const TOKEN_CREATE_LIMIT = { name: 'token-create', perUser: 20, perAddress: 60 };
+
 export const accessTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
 
@@ -51,7 +54,8 @@ export const accessTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.post(
       path,
       {
-        config: { auth: 'session' },
+        // Both paths share one budget: creating is cheap for an attacker with a stolen session, costly to clean up.
+        config: { auth: 'session', limit: TOKEN_CREATE_LIMIT },
         schema: {
           tags,
           summary: legacy

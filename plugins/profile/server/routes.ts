@@ -36,6 +36,9 @@ import {
 const emailResponse = { 200: EmailStateSchema, ...errorResponses };
 
 /** Profile section: account fields, language, avatar upload/serve/set, notification e-mail. */
+/** Activation mails (bind and rebind together) per client address per hour, on top of one a minute per user. */
+export const ACTIVATION_MAIL_LIMIT = { name: 'activation-mail', perAddress: 30, windowMs: 3_600_000 };
+
 export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
   // Multipart only for this plugin's scope (the avatar upload); limits refuse oversized files while streaming.
@@ -205,7 +208,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/ajax/v1/my/emails::bind',
     {
-      config: { auth: 'session' },
+      config: { auth: 'session', limit: ACTIVATION_MAIL_LIMIT },
       schema: {
         tags: ['profile'],
         summary: 'Bind a notification e-mail (or resend for the same unverified one); sends the activation mail',
@@ -219,7 +222,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/ajax/v1/my/emails::rebind',
     {
-      config: { auth: 'session' },
+      config: { auth: 'session', limit: ACTIVATION_MAIL_LIMIT },
       schema: {
         tags: ['profile'],
         summary: 'Change the bound e-mail; the new one is unverified until its activation link is opened',
