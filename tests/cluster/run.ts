@@ -1,4 +1,4 @@
-// `npm run cluster`: several service instances on one PostgreSQL behind Debian's nginx on loopback, and the
+// `npm run cluster` (tests/cluster/run.ts): several service instances on one PostgreSQL behind Debian's nginx on loopback, and the
 // multi-instance checks with their figures: a sign-in burst spread over the instances (the lockout must stay exact),
 // and a rolling restart (stop one instance, start it, then the next) under a write load (no acknowledged write
 // lost, no request failed that nginx could retry). Run through scripts/with-postgres.sh (the npm script does).
@@ -7,14 +7,14 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp } from '../server/app';
-import { loadConfig } from '../server/config';
-import { createUser } from '../server/services/accounts';
-import { TEST_HASH_PARAMS } from '../tests/kit/server';
-import { encryptAnswer, humanTrack, puzzleGap, TEST_UMID } from '../tests/kit/captcha';
+import { buildApp } from '../../server/app';
+import { loadConfig } from '../../server/config';
+import { createUser } from '../../server/services/accounts';
+import { TEST_HASH_PARAMS } from '../kit/server';
+import { encryptAnswer, humanTrack, puzzleGap, TEST_UMID } from '../kit/captcha';
 
 const INSTANCES = Number(process.env.CLUSTER_INSTANCES ?? 2);
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST = path.join(ROOT, 'tests/fixtures/server/web-dist');
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p));
 const USER = { username: 'cluster-user', password: 'Cluster#pass1' };
