@@ -30,7 +30,11 @@ const elements = [
   { type: 'tests', pattern: 'tests/**', mode: 'full' },
   { type: 'scripts', pattern: 'scripts/**', mode: 'full' },
   // Plain constants shared by web and server (no imports, no TypeBox): web code may import their values.
-  { type: 'schemas-plain', pattern: 'schemas/{locale,password-rule,captcha-rules}.ts', mode: 'full' },
+  {
+    type: 'schemas-plain',
+    pattern: 'schemas/{locale,password-rule,captcha-rules,redirect-rule,secret-redaction}.ts',
+    mode: 'full',
+  },
   // TypeBox schemas and declared shapes: web code imports their types only.
   { type: 'schemas', pattern: 'schemas/**', mode: 'full' },
   { type: 'core', pattern: 'src/core/**', mode: 'full' },

@@ -18,11 +18,14 @@ import { SliderCaptcha } from './services/captcha/slider';
 import { TOKEN_PREFIX } from './auth/tokens';
 import { createMailer } from './mail/index';
 import { ErrorBody, installErrorHandling } from './errors';
-import { installPipeline } from './http/pipeline';
+import { clientErrorHandler, frameworkErrorHandler, installPipeline } from './http/pipeline';
+import { installJsonBodyParser } from './http/json-body';
+import { installRouteLimits } from './http/route-limits';
 import { installValidation } from './http/validation';
 import { registerWebApp } from './html/web-app';
 import { coreRoutes, MeSchema } from './routes/core';
 import { logRoutes } from './routes/logs';
+import { purgeUsageLogs } from './services/usage-logs';
 import { oapiRoutes } from './routes/oapi';
 import { identityRoutes } from './routes/identities';
 import { captchaRoutes } from './routes/captcha';
@@ -40,7 +43,15 @@ export interface BuildAppOptions extends AppConfig {
   pgSchema?: string;
   /** Largest accepted request body in bytes. */
   bodyLimit?: number;
+  /**
+   * Milliseconds a client has to send a whole request (headers within it too); a stalled one is answered 408 and
+   * its connection closed within a quarter more. Default 20 s, so a stalled body is closed within 25 s.
+   */
+  requestTimeoutMs?: number;
 }
+
+/** Default of `requestTimeoutMs`. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
 
 const SECRET_QUERY_KEY = /token|password|passwd|secret|code|session|captcha|ticket|key/i;
 
@@ -89,6 +100,13 @@ export const REDACT_PATHS = [
   '*.sessionId',
 ];
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Runs the housekeeping (expired rows, usage logs past their retention) now; never rejects. */
+    purge: () => Promise<void>;
+  }
+}
+
 /** Builds the whole service (not listening): database migrated, routes, web app, OpenAPI at /api/docs. */
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const clock = opts.clock ?? systemClock;
@@ -125,13 +143,28 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
           },
         };
 
+  const https = !!opts.publicUrl?.startsWith('https:');
+  const requestTimeout = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger,
+    // Node checks the header and request timeouts every connectionsCheckingInterval: a quarter of the timeout.
+    requestTimeout,
+    http: {
+      headersTimeout: requestTimeout,
+      connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(requestTimeout / 4))),
+    },
+    // Errors Fastify and Node raise outside any route answer in the error shape with the security headers too.
+    frameworkErrors: frameworkErrorHandler(edition.locale.default, https),
+    clientErrorHandler: clientErrorHandler(edition.locale.default, https),
     genReqId: () => crypto.randomUUID(),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: opts.bodyLimit ?? 64 * 1024,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // A rolling restart: while closing, requests already on an open connection are still served (not 503), idle
+    // connections are closed, and new connections are refused — which a reverse proxy retries elsewhere.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 256 },
     // The client address (req.ip) the IP whitelists check: X-Forwarded-For only from the proxies TRUST_PROXY names.
     trustProxy: opts.trustProxy?.length ? opts.trustProxy : false,
@@ -150,7 +183,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       from: `no-reply@${opts.publicUrl ? new URL(opts.publicUrl).hostname : 'localhost'}`,
       log: app.log,
     }),
-    secureCookies: !!opts.publicUrl?.startsWith('https:'),
+    secureCookies: https,
     sessions: new SessionStore(database.db, clock, database.sqlite),
     lockout: new LoginLockout(database.db, clock),
     rateLimits: new RateLimiter(database.db, clock),
@@ -164,15 +197,21 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   }
   app.decorate('ctx', ctx);
   // Expired sessions, puzzles, passes and limit windows are refused on use; this only keeps the tables small.
+  // Usage logs older than their retention go too.
   const purge = () =>
-    void Promise.all([
+    Promise.all([
       ctx.sessions.purgeExpired(),
       ctx.captcha.purgeExpired(),
       ctx.rateLimits.purgeExpired(),
+      purgeUsageLogs(ctx),
       ...plugins.map((p) => p.housekeeping?.(ctx)),
-    ]).catch((err: unknown) => app.log.warn({ err }, 'purge failed'));
-  const purgeTimer = setInterval(purge, 10 * 60 * 1000).unref();
-  app.addHook('onReady', async () => purge());
+    ]).then(
+      () => undefined,
+      (err: unknown) => app.log.warn({ err }, 'purge failed'),
+    );
+  app.decorate('purge', purge);
+  const purgeTimer = setInterval(() => void purge(), 10 * 60 * 1000).unref();
+  app.addHook('onReady', async () => void purge());
   app.addHook('onClose', async () => {
     clearInterval(purgeTimer);
     ctx.mailer.close();
@@ -180,6 +219,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   installErrorHandling(app);
+  installJsonBodyParser(app);
   installValidation(app);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
@@ -203,6 +243,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.addSchema(ErrorBody);
   app.addSchema(MeSchema);
   installPipeline(app, ctx, ctx.sessions);
+  installRouteLimits(app, ctx);
 
   await app.register(coreRoutes);
   await app.register(oapiRoutes);

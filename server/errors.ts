@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isMessageCode, translate, type MessageCode } from './i18n/index';
+import { isMessageCode, translate, type MessageCode, type ServerLocale } from './i18n/index';
 
 /** A failure a client should see as-is: status, catalogue code and message parameters. */
 export class AppError extends Error {
@@ -43,7 +43,38 @@ export function errorBody(
   code: MessageCode,
   params?: Record<string, string | number>,
 ): ErrorBodyType {
-  return { status, requestId: String(req.id), code, message: translate(req.locale, code, params) };
+  return localizedErrorBody(req.locale, String(req.id), status, code, params);
+}
+
+/** Builds the error body where there is no Fastify request (a connection-level error): locale and id given. */
+export function localizedErrorBody(
+  locale: ServerLocale,
+  requestId: string,
+  status: number,
+  code: MessageCode,
+  params?: Record<string, string | number>,
+): ErrorBodyType {
+  return { status, requestId, code, message: translate(locale, code, params) };
+}
+
+/** Characters Node refuses in a header value (it throws "Invalid character in header content"). */
+const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/** True when Node would refuse to send this header value. */
+export function isUnsafeHeaderValue(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(isUnsafeHeaderValue);
+  return typeof value === 'string' && INVALID_HEADER_VALUE.test(value);
+}
+
+/**
+ * Drops what an error answer must not carry: a redirect's `location`, and any header value Node would refuse
+ * (the reason the first answer failed, when writing its headers threw), so the error itself can be sent.
+ */
+function clearUnsendableHeaders(reply: FastifyReply): void {
+  reply.removeHeader('location');
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (isUnsafeHeaderValue(value)) reply.removeHeader(name);
+  }
 }
 
 /** Sends an error in the shared shape. */
@@ -65,14 +96,18 @@ const byStatus: Record<number, MessageCode> = {
   403: 'Forbidden',
   404: 'NotFound',
   405: 'MethodNotAllowed',
+  408: 'RequestTimeout',
   413: 'PayloadTooLarge',
+  414: 'UriTooLong',
   415: 'UnsupportedMediaType',
   429: 'TooManyRequests',
+  431: 'HeadersTooLarge',
 };
 
 /** Maps any thrown error (ours, Fastify's parser/validation errors, bugs) to the shared shape; never leaks internals. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    clearUnsendableHeaders(reply);
     if (err instanceof AppError) {
       for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
       return sendError(req, reply, err.status, err.code, err.params);

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeBackend, ok, serviceError, type FakeResponse, type FakeRoute } from '../../tests/kit/fake-backend';
 import { renderWithCore } from '../../tests/kit/web';
 import AppEntryPage from './pages/AppEntryPage';
+import { edition } from '../../src/core/edition';
 import { AppEntryStore } from './store';
 import { switchOrgApi } from './api';
 import { sessionRoutes, SWITCH_ROUTE } from './test-backend';
@@ -53,17 +54,55 @@ describe('application entry guard', () => {
     }
   });
 
-  it('accepts an address on this host (the URL checker’s whitelist)', async () => {
+  it('accepts an address on exactly this origin (the redirect rule), not on another scheme or port', async () => {
     const b = backend({
       [INFO]: ok({ id: 'a', key: 'codeup', name: 'Codeup', raw_url: 'https://devops.example.com/codeup/x' }),
     });
     const view = await mount(b, '/users/switch/o1/app-entry?app=codeup');
     cleanup();
     const store = new AppEntryStore(switchOrgApi(b.client), view.root);
-    await store.check('o1', 'codeup', 'devops.example.com');
+    await store.check('o1', 'codeup', 'https://devops.example.com');
     expect(store.state).toEqual({ kind: 'redirect', url: 'https://devops.example.com/codeup/x' });
-    await store.check('o1', 'codeup', 'other.example.com');
-    expect(store.state).toEqual({ kind: 'redirect', url: '/' });
+    for (const origin of [
+      'https://other.example.com',
+      'http://devops.example.com',
+      'https://devops.example.com:8443',
+    ]) {
+      await store.check('o1', 'codeup', origin);
+      expect(store.state).toEqual({ kind: 'redirect', url: '/' });
+    }
+  });
+
+  it('accepts the exact origins of the edition’s app addresses, not their subdomains, schemes or ports', async () => {
+    const codeup = edition.appSwitcher.find((a) => a.key === 'codeup')!;
+    const listed = codeup.url;
+    codeup.url = 'https://codeup.example.com/';
+    try {
+      let raw_url = '/codeup/';
+      const b = backend({ [INFO]: () => ok({ id: 'a', key: 'codeup', name: 'Codeup', raw_url }) });
+      const view = await mount(b);
+      cleanup();
+      const store = new AppEntryStore(switchOrgApi(b.client), view.root);
+      const verdicts: Record<string, string> = {};
+      for (const url of [
+        'https://codeup.example.com/repo/中',
+        'http://codeup.example.com/',
+        'https://codeup.example.com:8443/',
+        'https://api.codeup.example.com/',
+      ]) {
+        raw_url = url;
+        await store.check('o1', 'codeup', 'https://devops.example.com');
+        verdicts[url] = store.state.kind === 'redirect' ? store.state.url : store.state.kind;
+      }
+      expect(verdicts).toEqual({
+        'https://codeup.example.com/repo/中': 'https://codeup.example.com/repo/%E4%B8%AD',
+        'http://codeup.example.com/': '/',
+        'https://codeup.example.com:8443/': '/',
+        'https://api.codeup.example.com/': '/',
+      });
+    } finally {
+      codeup.url = listed;
+    }
   });
 
   it('lists the app admins to contact when the user may not use the app (names through the members lookup)', async () => {

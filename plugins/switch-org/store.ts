@@ -6,7 +6,7 @@ import { failureOf, type ActionResult, type FailureCodes } from '../../src/core/
 import { annotate, SectionStore } from '../../src/core/stores/resource';
 import type { SessionStore } from '../../src/core/stores/SessionStore';
 import type { StoreCore, StoreFactory } from '../../src/core/stores/root';
-import { isSameOriginPath, safeRedirect } from '../../src/core/url';
+import { originsOf, safeRedirect } from '../../src/core/url';
 import { switchOrgApi, type SwitchOrgApi } from './api';
 import type { AppAdmin, Organization } from './contract';
 
@@ -119,11 +119,11 @@ export class OrganizationsStore extends SectionStore {
 }
 
 /**
- * Where the chooser goes after a switch: `nextUrl` when the URL checker accepts it (a same-origin path, or an
- * address on this host), else the settings.
+ * Where the chooser goes after a switch: `nextUrl` when the redirect rule accepts it (a same-origin path, or an
+ * address on exactly this origin), normalised, else the settings.
  */
-export function nextAfterSwitch(nextUrl: string | null | undefined, currentHost: string): string {
-  return safeRedirect(nextUrl, { currentHost, fallback: '/users/settings' });
+export function nextAfterSwitch(nextUrl: string | null | undefined, currentOrigin: string): string {
+  return safeRedirect(nextUrl, { origin: currentOrigin, fallback: '/users/settings' });
 }
 
 /** An app administrator as the guard page lists them: name (from the members lookup when the list had none), avatar. */
@@ -179,16 +179,9 @@ export function entryKindOf(error: RequestError): RefusalKind {
   return code && Object.hasOwn(ENTRY_BY_CODE, code) ? ENTRY_BY_CODE[code] : 'unreachable';
 }
 
-/** Hosts an app's `raw_url` may lead to besides this one: those of the edition's own application addresses. */
-export function appHosts(): string[] {
-  return edition.appSwitcher.flatMap((app) => {
-    if (!app.url || isSameOriginPath(app.url)) return [];
-    try {
-      return [new URL(app.url).hostname];
-    } catch {
-      return [];
-    }
-  });
+/** Origins an app's `raw_url` may lead to besides this one: those of the edition's absolute application addresses. */
+export function appOrigins(): string[] {
+  return originsOf(edition.appSwitcher.map((app) => app.url));
 }
 
 /** The app key an `app` parameter names (key, id or vpc id, as the edition's switcher lists them). */
@@ -222,9 +215,9 @@ export class AppEntryStore extends SectionStore {
 
   /**
    * Checks the link `/users/switch/{organizationId}/app-entry?app={appRef}` against the current organisation and
-   * the two access calls; `currentHost` whitelists the redirect with the edition's app hosts.
+   * the two access calls; the redirect may go to `currentOrigin` (the page's) or the edition's app origins.
    */
-  async check(organizationId: string, appRef: string | null, currentHost: string): Promise<void> {
+  async check(organizationId: string, appRef: string | null, currentOrigin: string): Promise<void> {
     const sequence = ++this.sequence;
     this.state = { kind: 'checking' };
     this.appName = null;
@@ -242,7 +235,7 @@ export class AppEntryStore extends SectionStore {
       return this.settle(sequence, { kind: 'noPermission', admins }, name);
     }
     if (infoError) return this.settle(sequence, { kind: entryKindOf(infoError) }, name);
-    const url = safeRedirect(info.raw_url, { currentHost, allowedHosts: appHosts(), fallback: '/' });
+    const url = safeRedirect(info.raw_url, { origin: currentOrigin, allowedOrigins: appOrigins(), fallback: '/' });
     this.settle(sequence, { kind: 'redirect', url }, name);
   }
 

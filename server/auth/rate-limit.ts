@@ -22,16 +22,20 @@ export class RateLimiter {
     private readonly clock: Clock,
   ) {}
 
-  /** Counts one request under `key`; allowed while the window's count is at most `limit`. */
-  async hit(key: string, limit: number, windowMs: number): Promise<RateLimitHit> {
+  /**
+   * Counts one request under `key` (or `n` units at once: rows, kilobytes); allowed while the window's count is
+   * at most `limit`. Units refused are counted too, so a client over the limit stays over until the window ends.
+   */
+  async hit(key: string, limit: number, windowMs: number, n = 1): Promise<RateLimitHit> {
     const now = this.clock.now().getTime();
+    const units = Math.max(0, Math.floor(n));
     const over = sql<boolean>`rate_limits.window_start + rate_limits.window_ms <= ${now}`;
     const row = await this.db
       .insertInto('rate_limits')
-      .values({ key, window_start: now, window_ms: windowMs, count: 1 })
+      .values({ key, window_start: now, window_ms: windowMs, count: units })
       .onConflict((oc) =>
         oc.column('key').doUpdateSet({
-          count: sql<number>`case when ${over} then 1 else rate_limits.count + 1 end`,
+          count: sql<number>`case when ${over} then cast(${units} as integer) else rate_limits.count + cast(${units} as integer) end`,
           window_start: sql<number>`case when ${over} then ${now} else rate_limits.window_start end`,
           window_ms: windowMs,
         }),

@@ -5,8 +5,18 @@ import type { DB } from '../db/schema';
 import type { RequestSession, SessionUser } from '../context';
 import { randomSecret, sha256 } from './random';
 
-/** Name of the session cookie. */
+/** Name of the session cookie on http (development, tests). */
 export const SESSION_COOKIE = 'account_session';
+/**
+ * Name of the session cookie when PUBLIC_URL is https: the `__Host-` prefix makes browsers accept it only with
+ * Secure, Path=/ and no Domain, so no sibling host or plain-http page can set or shadow it.
+ */
+export const SECURE_SESSION_COOKIE = '__Host-account_session';
+
+/** The session cookie's name for a service served over https (`secure`) or not. */
+export function sessionCookieName(secure: boolean): string {
+  return secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+}
 /** A session ends after this much inactivity. */
 export const IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 /** A session ends this long after sign-in, active or not. */

@@ -1,8 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import crypto from 'node:crypto';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
 import type { AppContext } from '../context';
-import { sendError } from '../errors';
-import { resolveLocale } from '../i18n/index';
-import { SESSION_COOKIE, type SessionStore } from '../auth/sessions';
+import { localizedErrorBody, sendError } from '../errors';
+import { resolveLocale, type MessageCode, type ServerLocale } from '../i18n/index';
+import { sessionCookieName, type SessionStore } from '../auth/sessions';
 import { safeEqual } from '../auth/random';
 import { hasScope, TOKEN_PREFIX } from '../auth/tokens';
 import { enforceTenant, installTenantContext } from './tenant';
@@ -36,6 +39,121 @@ export function pageCsp(nonce: string): string {
   ].join('; ');
 }
 
+/** HSTS sent by a service whose PUBLIC_URL is https (never on http: a browser would then refuse the http site). */
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * The headers every answer carries, errors included: no sniffing, no framing, a strict referrer policy, the
+ * default CSP (the docs' own under /api/docs; pages set theirs), no-store unless the route set caching, and
+ * HSTS when the service is served over https.
+ */
+export function securityHeaders(url: string, https: boolean): Record<string, string> {
+  return {
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'x-frame-options': 'DENY',
+    'content-security-policy': url.startsWith('/api/docs') ? DOCS_CSP : DEFAULT_CSP,
+    'cache-control': 'no-store',
+    ...(https ? { 'strict-transport-security': HSTS } : {}),
+  };
+}
+
+/** Sets the security headers on an answer, keeping a CSP or cache policy the route chose. */
+function applySecurityHeaders(req: FastifyRequest, reply: FastifyReply, https: boolean): void {
+  for (const [name, value] of Object.entries(securityHeaders(req.url, https))) {
+    if ((name === 'content-security-policy' || name === 'cache-control') && reply.hasHeader(name)) continue;
+    reply.header(name, value);
+  }
+}
+
+/**
+ * A URL as a `Location` header can carry it: every character outside printable ASCII (a path like
+ * `/users/settings/中`, U+2215 in `/∕evil.com`) percent-encoded as UTF-8, existing escapes kept, so writing
+ * the header never throws "Invalid character in header content".
+ */
+export function headerSafeUrl(url: string): string {
+  return url.replace(/[^\x21-\x7e]/gu, (ch) => {
+    try {
+      return encodeURIComponent(ch);
+    } catch {
+      return '%EF%BF%BD'; // a lone surrogate: U+FFFD
+    }
+  });
+}
+
+const FRAMEWORK_ERRORS: Record<string, [number, MessageCode]> = {
+  FST_ERR_BAD_URL: [400, 'InvalidUrl'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'UriTooLong'],
+};
+
+/**
+ * Fastify's `frameworkErrors`: errors raised before routing (a bad `%` in the path, an over-long parameter)
+ * answer in the error shape with the security headers. No hook runs for these requests, so the locale comes
+ * from the headers here and the headers are set here.
+ */
+export function frameworkErrorHandler(
+  fallbackLocale: ServerLocale,
+  https: boolean,
+): NonNullable<FastifyServerOptions['frameworkErrors']> {
+  return (err: FastifyError, req, reply) => {
+    const [status, code] = FRAMEWORK_ERRORS[err.code] ?? [500, 'SystemError' as const];
+    let cookies: Record<string, string | undefined> = {};
+    try {
+      cookies = fastifyCookie.parse(req.headers.cookie ?? '');
+    } catch {
+      // the default language then
+    }
+    req.locale = resolveLocale(cookies, req.headers['accept-language'], fallbackLocale);
+    reply.header('x-request-id', req.id);
+    applySecurityHeaders(req, reply, https);
+    if (status >= 500) req.log.error({ err }, 'framework error');
+    void sendError(req, reply, status, code);
+  };
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses (malformed or oversized headers, a request
+ * not received within the request or header timeout) answers in the error shape with the security headers,
+ * in the edition's language, then the connection is closed. Nothing is written once an answer has started.
+ */
+export function clientErrorHandler(
+  fallbackLocale: ServerLocale,
+  https: boolean,
+): (err: NodeJS.ErrnoException, socket: Socket) => void {
+  return (err, socket) => {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && !inFlight?.headersSent) {
+      const [status, code]: [number, MessageCode] =
+        err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'RequestTimeout']
+          : err.code === 'HPE_HEADER_OVERFLOW'
+            ? [431, 'HeadersTooLarge']
+            : [400, 'BadRequest'];
+      const requestId = crypto.randomUUID();
+      const body = JSON.stringify(localizedErrorBody(fallbackLocale, requestId, status, code));
+      const headers = {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+        connection: 'close',
+        'x-request-id': requestId,
+        ...securityHeaders('/', https),
+      };
+      const head = Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
+      socket.write(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${head}\r\n${body}`);
+    }
+    socket.destroy();
+  };
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
+
 /** Names of query parameters that would carry a token if a client put it in the URL. */
 const TOKEN_QUERY_KEYS = /^(private_token|access_token|token|x-yunxiao-token|api_key|apikey)$/i;
 
@@ -65,6 +183,8 @@ function presentedToken(req: FastifyRequest): string | undefined {
  */
 export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions: SessionStore): void {
   const fallbackLocale = ctx.edition.locale.default;
+  const https = ctx.secureCookies;
+  const sessionCookie = sessionCookieName(https);
   app.decorateRequest('session', null);
   app.decorateRequest('token', null);
   app.decorateRequest('locale', fallbackLocale);
@@ -99,10 +219,10 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
       return enforceTenant(ctx, req, reply);
     }
 
-    const cookie = req.cookies?.[SESSION_COOKIE];
+    const cookie = req.cookies?.[sessionCookie];
     if (cookie) {
       req.session = await sessions.load(cookie);
-      if (!req.session) reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      if (!req.session) reply.clearCookie(sessionCookie, { path: '/', secure: https, httpOnly: true, sameSite: 'lax' });
     }
 
     if (STATE_CHANGING.has(req.method)) {
@@ -125,13 +245,8 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
   });
 
   app.addHook('onSend', async (req, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    reply.header('x-frame-options', 'DENY');
-    if (!reply.hasHeader('content-security-policy')) {
-      reply.header('content-security-policy', req.url.startsWith('/api/docs') ? DOCS_CSP : DEFAULT_CSP);
-    }
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', req.id);
+    applySecurityHeaders(req, reply, https);
     return payload;
   });
 }

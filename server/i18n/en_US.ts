@@ -2,6 +2,12 @@
 export const en_US = {
   InvalidParameter: 'Parameter invalid: {detail}',
   InvalidJson: 'The request body is not valid JSON.',
+  JsonTooDeep: 'The request body is nested too deeply (at most {max} levels).',
+  BadRequest: 'The request is malformed.',
+  InvalidUrl: 'The address is not valid (check its % encoding).',
+  UriTooLong: 'The address is too long.',
+  HeadersTooLarge: 'The request headers are too large.',
+  RequestTimeout: 'The request was not received in time; please try again.',
   PayloadTooLarge: 'The request body is too large.',
   UnsupportedMediaType: 'Unsupported content type.',
   NotFound: 'The resource does not exist.',

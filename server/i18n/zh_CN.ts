@@ -4,6 +4,12 @@ import type { CoreCode } from './en_US';
 export const zh_CN: Record<CoreCode, string> = {
   InvalidParameter: '参数无效：{detail}',
   InvalidJson: '请求内容不是合法的 JSON。',
+  JsonTooDeep: '请求内容嵌套层级过深（最多 {max} 层）。',
+  BadRequest: '请求格式错误。',
+  InvalidUrl: '请求地址无效（请检查 % 编码）。',
+  UriTooLong: '请求地址过长。',
+  HeadersTooLarge: '请求头过大。',
+  RequestTimeout: '请求未能及时接收完毕，请重试。',
   PayloadTooLarge: '请求内容过大。',
   UnsupportedMediaType: '不支持的内容类型。',
   NotFound: '资源不存在。',

@@ -1,41 +1,48 @@
 import { describe, expect, it } from 'vitest';
-import { isHostAllowed, isSafeUrl, isSameOriginPath, safeRedirect } from './url';
+import {
+  CORPUS_APP_ORIGIN,
+  CORPUS_ORIGIN,
+  isAbsoluteTarget,
+  REDIRECT_CORPUS,
+} from '../../tests/fixtures/redirect-corpus';
+import { isSameOriginPath, originsOf, safeRedirect } from './url';
 
-const opts = { currentHost: 'host.com', allowedHosts: ['devops.example.com'], fallback: '/fallback' };
+const opts = { origin: CORPUS_ORIGIN, allowedOrigins: [CORPUS_APP_ORIGIN], fallback: '/fallback' };
 
-describe('URL checker', () => {
-  it('accepts http(s) URLs on whitelisted hosts, exact or subdomain, case-insensitively', () => {
-    expect(isSafeUrl('https://host.com/a?b=1', ['host.com'])).toBe(true);
-    expect(isSafeUrl('http://HOST.com:8080/x', ['host.com'])).toBe(true);
-    expect(isSafeUrl('https://app.Host.COM/', ['host.com'])).toBe(true);
-    expect(isSafeUrl('https://evil.com.host.com/', ['host.com'])).toBe(true);
-    expect(isHostAllowed('a.b.host.com', ['HOST.com:443'])).toBe(true);
+/** True when a target stays on the page's origin or a listed one. */
+function staysHome(target: string, origins: readonly string[]): boolean {
+  if (!isAbsoluteTarget(target)) return target.startsWith('/') && !/^\/[/\\]/.test(target);
+  return origins.includes(new URL(target).origin);
+}
+
+describe('safeRedirect over the redirect corpus', () => {
+  it.each(REDIRECT_CORPUS.map((c) => [c.why, c] as const))('%s', (_why, c) => {
+    expect(safeRedirect(c.payload, opts)).toBe(c.target ?? '/fallback');
   });
 
-  it('refuses look-alike hosts, other schemes and userinfo tricks', () => {
-    for (const bad of [
-      'https://host.com.evil.com/',
-      'https://evilhost.com/',
-      'https://host@evil.com/',
-      'https://host.com@evil.com/',
-      'https://host.com:pw@evil.com/',
-      'https://evil.com#@host.com',
-      'https://evil.com\\@host.com',
-      'ftp://host.com/',
-      'javascript:alert(1)//host.com',
-      'data:text/html,<script>alert(1)</script>',
-      '//host.com/x',
-    ])
-      expect(isSafeUrl(bad, ['host.com']), bad).toBe(false);
+  it('accepts no foreign origin, and the listed origin only when it is given', () => {
+    let accepted = 0;
+    for (const c of REDIRECT_CORPUS) {
+      const got = safeRedirect(c.payload, opts);
+      if (got !== '/fallback') accepted++;
+      expect(staysHome(got, [CORPUS_ORIGIN, CORPUS_APP_ORIGIN]), c.payload).toBe(true);
+      const own = safeRedirect(c.payload, { origin: CORPUS_ORIGIN, fallback: '/fallback' });
+      expect(staysHome(own, [CORPUS_ORIGIN]), c.payload).toBe(true);
+    }
+    expect(REDIRECT_CORPUS.length).toBeGreaterThanOrEqual(80);
+    expect(accepted).toBe(REDIRECT_CORPUS.filter((c) => c.target !== null).length);
+    expect(safeRedirect(`${CORPUS_APP_ORIGIN}/x`, { origin: CORPUS_ORIGIN, fallback: '/f' })).toBe('/f');
   });
 });
 
 describe('safeRedirect', () => {
-  it('keeps same-origin paths and whitelisted absolute URLs', () => {
-    expect(safeRedirect('/users/settings/profile?x=1#y', opts)).toBe('/users/settings/profile?x=1#y');
-    expect(safeRedirect('https://host.com/users', opts)).toBe('https://host.com/users');
-    expect(safeRedirect('https://devops.example.com/app', opts)).toBe('https://devops.example.com/app');
-    expect(safeRedirect('https://api.devops.example.com/app', opts)).toBe('https://api.devops.example.com/app');
+  it('keeps same-origin paths and URLs on exactly the page origin (scheme, host and port)', () => {
+    const local = { origin: 'http://127.0.0.1:5173', fallback: '/fallback' };
+    expect(safeRedirect('http://127.0.0.1:5173/users', local)).toBe('http://127.0.0.1:5173/users');
+    expect(safeRedirect('/users/settings/profile?x=1#y', local)).toBe('/users/settings/profile?x=1#y');
+    // The finding: the same host name on another port or scheme was followed.
+    for (const other of ['http://127.0.0.1:9999/', 'https://127.0.0.1:5173/', 'http://localhost:5173/'])
+      expect(safeRedirect(other, local), other).toBe('/fallback');
   });
 
   it.each([
@@ -59,6 +66,7 @@ describe('safeRedirect', () => {
     ' //evil.com',
     'https://evil.com',
     'https://host.com.evil.com',
+    'https://devops.example.com.evil.com',
     'data:text/html;base64,PHNjcmlwdD4=',
     'vbscript:msgbox(1)',
     'evil.com',
@@ -72,7 +80,12 @@ describe('safeRedirect', () => {
 
   it('falls back for missing targets and defaults the fallback to /', () => {
     expect(safeRedirect(undefined, opts)).toBe('/fallback');
-    expect(safeRedirect(null, { currentHost: 'host.com' })).toBe('/');
+    expect(safeRedirect(null, { origin: CORPUS_ORIGIN })).toBe('/');
+  });
+
+  it('accepts no absolute URL when the page has no usable origin', () => {
+    for (const origin of ['null', '', 'devops.example.com'])
+      expect(safeRedirect(`${CORPUS_ORIGIN}/x`, { origin, fallback: '/f' }), origin).toBe('/f');
   });
 
   it('allows only single-slash paths as relative targets', () => {
@@ -80,5 +93,12 @@ describe('safeRedirect', () => {
     expect(isSameOriginPath('/')).toBe(true);
     expect(isSameOriginPath('a/b')).toBe(false);
     expect(isSameOriginPath('//a')).toBe(false);
+    expect(isSameOriginPath('/../..//a')).toBe(false);
+  });
+
+  it('lists the exact origins of absolute addresses and skips paths', () => {
+    expect(
+      originsOf(['/codeup/', 'https://Codeup.example.com:443/x', 'http://a.example:8080/', undefined, 'ftp://x/']),
+    ).toEqual(['https://codeup.example.com', 'http://a.example:8080']);
   });
 });

@@ -3,7 +3,7 @@ import { observer } from 'mobx-react-lite';
 import { FormattedMessage } from 'react-intl';
 import { useStores } from '../core/stores/root';
 import { ERROR_PAGES } from './errors/ErrorPage';
-import { switchOrganizationUrl } from './links';
+import { currentPath, switchOrganizationUrl } from './links';
 
 /**
  * The session's organisation notice above the settings (no organisation, IP whitelist, licence or order expired,
@@ -14,7 +14,7 @@ export const OrganizationNotice = observer(function OrganizationNotice() {
   const kind = session.organizationNotice;
   if (!kind) return null;
   const page = ERROR_PAGES[kind];
-  const here = typeof window === 'undefined' ? undefined : window.location.href;
+  const here = currentPath();
   return (
     <Alert
       type={kind === 'no-org' ? 'info' : 'warning'}

@@ -5,7 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { edition, type Locale } from '../core/edition';
 import { useStores } from '../core/stores/root';
 import { AppSwitcher } from './AppSwitcher';
-import { logoutUrl, switchOrganizationUrl } from './links';
+import { currentPath, logoutUrl, switchOrganizationUrl } from './links';
 
 const LOCALES: Locale[] = ['zh_CN', 'en_US'];
 
@@ -15,7 +15,8 @@ export { logoutUrl, switchOrganizationUrl } from './links';
 export const TopBar = observer(function TopBar() {
   const { session } = useStores();
   const intl = useIntl();
-  const here = typeof window === 'undefined' ? '/' : window.location.href;
+  // A path: the redirect rule follows paths on any deployment, absolute URLs only on its exact origin.
+  const here = currentPath();
   const user = session.user;
   return (
     <header

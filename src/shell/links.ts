@@ -10,3 +10,9 @@ export function switchOrganizationUrl(current?: string): string {
 export function logoutUrl(current: string): string {
   return `/users/logout?next=${encodeURIComponent(current)}`;
 }
+
+/** The current page as a path with its query and hash (what `next` URLs carry: followed on any deployment). */
+export function currentPath(): string {
+  if (typeof window === 'undefined') return '/';
+  return `${window.location.pathname}${window.location.search}${window.location.hash}`;
+}

@@ -258,8 +258,11 @@ describe('personal access tokens (settings page calls)', () => {
     expect((await oapi(org.json.token)).status).toBe(403);
 
     // Every catalogue resource can be granted read; write only where it is offered.
+    // A fresh minute, then two creations every 5 s: within the per-user creation limit (60 a minute).
+    s.clock.advance(60_000);
     for (const area of SCOPE_CATALOGUE)
       for (const r of area.resources) {
+        s.clock.advance(5_000);
         expect((await create(alice, { name: r.key, token_scopes: [`${r.key}:read`] })).status).toBe(200);
         const w = await create(alice, { name: r.key, token_scopes: [`${r.key}:write`] });
         expect(w.status).toBe(r.operate === 'read_write' ? 200 : 400);

@@ -104,3 +104,49 @@ describe('page config rendering', () => {
     expect(JSON.parse(json).organizationId).toBe('$&');
   });
 });
+
+describe('behind an https PUBLIC_URL: HSTS and a __Host- session cookie', () => {
+  const s = useTestServer({ env: { PUBLIC_URL: 'https://devops.example.com' }, seed: orgSeed('Acme', ['alice']) });
+
+  it('every answer, errors included, carries Strict-Transport-Security', async () => {
+    for (const p of ['/users/login', '/individual/proxy/me', '/users/ajax/nothing', '/users/ajax/users/%zz/check']) {
+      const a = await new Client(s.url).req('GET', p);
+      expect(a.headers.get('strict-transport-security'), p).toBe('max-age=31536000; includeSubDomains');
+      expectSecurityHeaders(a.headers);
+    }
+  });
+
+  it('the session cookie is __Host-account_session with Secure, Path=/ and no Domain, and it works', async () => {
+    const c = new Client(s.url);
+    const a = await c.login('alice', 'Secret#123');
+    expect(a.status).toBe(200);
+    const cookie = a.headers.getSetCookie().find((x) => x.startsWith('__Host-account_session='))!;
+    expect(cookie).toBeTruthy();
+    expect(cookie).toMatch(/; Secure/i);
+    expect(cookie).toMatch(/; Path=\/(;|$)/);
+    expect(cookie).not.toMatch(/domain=/i);
+    expect(a.headers.getSetCookie().some((x) => x.startsWith('account_session='))).toBe(false);
+    expect((await c.req('GET', '/individual/proxy/me')).status).toBe(200);
+    // The plain name is not read on https: a cookie planted by a plain-http page is no session here.
+    const planted = new Client(s.url);
+    planted.cookies.set('account_session', c.cookies.get('__Host-account_session')!);
+    expect((await planted.req('GET', '/individual/proxy/me')).status).toBe(401);
+    const out = await c.req('GET', '/users/logout');
+    expect(out.headers.getSetCookie().find((x) => x.startsWith('__Host-account_session='))).toMatch(/; Secure/i);
+    expect((await c.req('GET', '/individual/proxy/me')).status).toBe(401);
+  });
+});
+
+describe('on http: no HSTS, the plain cookie name', () => {
+  const s = useTestServer({ seed: orgSeed('Acme', ['alice']) });
+
+  it('never sends Strict-Transport-Security and names the cookie account_session', async () => {
+    const c = new Client(s.url);
+    const a = await c.login('alice', 'Secret#123');
+    expect(a.headers.get('strict-transport-security')).toBeNull();
+    expect(a.headers.getSetCookie().some((x) => x.startsWith('account_session='))).toBe(true);
+    expect(
+      (await new Client(s.url).req('GET', '/users/ajax/nothing')).headers.get('strict-transport-security'),
+    ).toBeNull();
+  });
+});

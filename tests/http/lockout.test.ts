@@ -165,14 +165,14 @@ describe('sign-in lockout', () => {
 
   describe("an attacker's counts", () => {
     it('100 parallel wrong attempts without passes evaluate at most 2 passwords', async () => {
-      const address = freshAddress();
+      // From 100 addresses (a botnet): the per-address limits do not help, the per-name slots do.
       for (const [name, known] of [
         ['heidi', true],
         ['not-a-user', false],
       ] as const) {
         const spy = countEvaluations();
         try {
-          const all = await Promise.all(Array.from({ length: 100 }, () => attempt(s, address, name, WRONG)));
+          const all = await Promise.all(Array.from({ length: 100 }, () => attempt(s, freshAddress(), name, WRONG)));
           // An unknown name's two dummy checks run their comparison through `verify` too.
           expect({ real: spy.real(), dummy: spy.dummy() }).toEqual(
             known ? { real: 2, dummy: 0 } : { real: 2, dummy: 2 },
@@ -190,7 +190,7 @@ describe('sign-in lockout', () => {
       const address = freshAddress();
       const spy = countEvaluations();
       try {
-        const all = await Promise.all(passes.slice(0, 100).map((p) => attempt(s, address, 'ivan', WRONG, p)));
+        const all = await Promise.all(passes.slice(0, 100).map((p) => attempt(s, freshAddress(), 'ivan', WRONG, p)));
         expect({ real: spy.real(), dummy: spy.dummy() }).toEqual({ real: 5, dummy: 0 });
         expect(all.filter((a) => a.status === 401)).toHaveLength(4);
         expect(all.filter((a) => a.status === 423)).toHaveLength(96);
@@ -204,6 +204,23 @@ describe('sign-in lockout', () => {
       // Every pass was spent by its attempt, whatever the answer.
       const replay = await attempt(s, address, 'ivan', RIGHT, passes[0]);
       expect([replay.status, replay.json.code]).toEqual([403, 'CaptchaInvalid']);
+    });
+
+    it('200 sign-ins over 200 names from one address in a burst: at most 60 evaluated, the rest 429', async () => {
+      const address = freshAddress();
+      const spy = countEvaluations();
+      try {
+        const all = await Promise.all(Array.from({ length: 200 }, (_, i) => attempt(s, address, `sweep-${i}`, WRONG)));
+        const limited = all.filter((a) => a.status === 429);
+        expect(limited.length).toBeGreaterThanOrEqual(140);
+        expect(
+          limited.every((a) => a.json.code === 'TooManyRequestsMinute' && Number(a.headers.get('retry-after')) > 0),
+        ).toBe(true);
+        // Unknown names: each evaluation is one dummy check (run through `verify`, so count the dummies).
+        expect(spy.dummy()).toBeLessThanOrEqual(60);
+      } finally {
+        spy.restore();
+      }
     });
 
     it('10 failures from one address over 10 names ask every sign-in from it for the slider', async () => {

@@ -2,8 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import * as esbuild from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../kit/server';
 
 // kill -9 during writes, 20 times: the service runs as its own process on an SQLite file while eight writers post
@@ -21,24 +20,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('kill -9 during writes', () => {
   const output: string[] = [];
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  // The service bundled once (our TypeScript in one file, packages left to node_modules): each of the 20 starts
-  // then takes about a second instead of recompiling every module.
-  const bundle = path.join(import.meta.dirname, '../../node_modules/.cache/security/crash-child.mjs');
-  beforeAll(async () => {
-    await esbuild.build({
-      entryPoints: [CHILD],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      outfile: bundle,
-      logLevel: 'error',
-    });
-  });
-
   function start(): Promise<{ child: ChildProcess; port: number }> {
-    const child = spawn(process.execPath, [bundle], {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
       env: { ...process.env, DATA_DIR: dataDir, DIST_DIR: DIST, TRUST_PROXY: 'loopback', PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

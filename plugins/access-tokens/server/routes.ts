@@ -25,7 +25,7 @@ const tags = ['access-tokens'];
 
 /** Personal access tokens at the suite's paths: list, create, edit, delete, scopes, permissions, legacy calls. */
 /** Token creations per user and per client address per minute (both create paths together). */
-export const TOKEN_CREATE_LIMIT = { name: 'token-create', perUser: 20, perAddress: 60 };
+export const TOKEN_CREATE_LIMIT = { name: 'token-create', perUser: 60, perAddress: 120 };
 
 export const accessTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;

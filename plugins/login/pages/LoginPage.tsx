@@ -12,7 +12,7 @@ import { safeRedirect } from '../../../src/core/url';
 
 /** Where to go after sign-in: a validated `next`, else the settings. */
 function nextUrl(params: URLSearchParams): string {
-  return safeRedirect(params.get('next'), { currentHost: window.location.host, fallback: '/users/settings' });
+  return safeRedirect(params.get('next'), { origin: window.location.origin, fallback: '/users/settings' });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, errorResponses } from '../../../server/errors';
-import { SESSION_COOKIE } from '../../../server/auth/sessions';
+import { sessionCookieName } from '../../../server/auth/sessions';
+import { headerSafeUrl } from '../../../server/http/pipeline';
 import { toMe } from '../../../server/routes/core';
 import type { SessionUser } from '../../../server/context';
 import { SuccessSchema } from '../../../schemas/common';
@@ -17,15 +18,21 @@ import {
 import { accountLookupLimit, enforceLimit } from '../../../server/http/rate-limit';
 import { changePassword, checkUsername, safeNextUrl, signIn, stateCheckLimit } from './service';
 
+/** Sign-in attempts one client address may make per minute (whatever the names). */
+export const SIGNINS_PER_ADDRESS_MINUTE = 60;
+
 /** Sign-in, availability check, logout and password change, at the suite's paths. */
 export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: ctx.secureCookies };
+  // `__Host-account_session` on https (Secure, Path=/, no Domain), `account_session` on http.
+  const sessionCookie = sessionCookieName(ctx.secureCookies);
 
   app.post(
     '/users/ajax/login',
     {
-      config: { auth: 'public', csrf: 'xhr' },
+      // Per address on top of the per-name lockout: a sweep over many names from one place stops here.
+      config: { auth: 'public', csrf: 'xhr', limit: { name: 'signin', perAddress: SIGNINS_PER_ADDRESS_MINUTE } },
       schema: {
         tags: ['login'],
         summary: 'Sign in with account and password (needs X-Requested-With; no CSRF token yet)',
@@ -43,7 +50,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Rotation: whatever session the browser had ends; the new one gets a new id.
       if (req.session) await ctx.sessions.destroy(req.session.idHash);
       const s = await ctx.sessions.create(result.user.id);
-      reply.setCookie(SESSION_COOKIE, s.id, cookieOptions);
+      reply.setCookie(sessionCookie, s.id, cookieOptions);
       const { password_hash: _p, ...user } = result.user;
       return {
         user: toMe(user as SessionUser),
@@ -86,10 +93,12 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
+      // The target first, made safe for the Location header, so nothing can fail after the session ended.
+      const next = safeNextUrl(req.query.next, ctx);
+      const location = headerSafeUrl(next ?? ctx.edition.paths.relogin);
       if (req.session) await ctx.sessions.destroy(req.session.idHash);
-      reply.clearCookie(SESSION_COOKIE, cookieOptions);
-      const next = safeNextUrl(req.query.next, req.host, ctx.config.publicUrl);
-      return reply.redirect(next ?? ctx.edition.paths.relogin);
+      reply.clearCookie(sessionCookie, cookieOptions);
+      return reply.redirect(location);
     },
   );
 

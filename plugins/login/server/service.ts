@@ -5,6 +5,13 @@ import { findUserByUsername, maskEmail, recoveryTarget } from '../../../server/s
 import { AppError } from '../../../server/errors';
 import type { UsersTable } from '../../../server/db/schema';
 import { NEXT_URL_MAX, type UsernameCheckAnswer } from '../contract';
+import type { EditionManifest } from '../../../schemas/edition';
+import {
+  listedRedirectOrigins,
+  redirectOriginOf,
+  safeNextTarget,
+  type RedirectScope,
+} from '../../../schemas/redirect-rule';
 
 /** Result of a sign-in attempt; every kind looks the same for existing and unknown names. */
 export type SignInResult =
@@ -124,30 +131,26 @@ export async function changePassword(
   await ctx.sessions.destroyOthers(userId, keepSessionHash);
 }
 
+/** What a `next` is checked against: PUBLIC_URL (the config) and the edition's application addresses. */
+export type NextUrlScope = {
+  config: Pick<AppContext['config'], 'publicUrl'>;
+  edition: Pick<EditionManifest, 'appSwitcher'>;
+};
+
+/** The redirect scope of this service: PUBLIC_URL's exact origin and the edition's absolute app addresses. */
+export function nextUrlScope(scope: NextUrlScope): RedirectScope {
+  return {
+    origin: redirectOriginOf(scope.config.publicUrl),
+    allowedOrigins: listedRedirectOrigins(scope.edition.appSwitcher.map((app) => app.url)),
+  };
+}
+
 /**
- * The URL to go to after logout or sign-in: a same-origin path, or an http(s) URL on this host,
- * the public host or one of its subdomains; anything else gives null (use the default).
+ * The URL to go to after logout or sign-in, by the redirect rule (schemas/redirect-rule.ts): a normalised
+ * same-origin path, or an http(s) URL on PUBLIC_URL's exact origin or an edition app's; anything else gives null
+ * (use the default). Without PUBLIC_URL only paths pass; the request's Host header never widens the scope.
  */
-export function safeNextUrl(next: string | undefined, requestHost: string, publicUrl?: string): string | null {
-  if (!next || next.length > NEXT_URL_MAX || next.includes('\\') || [...next].some((ch) => ch.charCodeAt(0) < 0x20))
-    return null;
-  if (next.startsWith('/')) return next.startsWith('//') ? null : next;
-  let u: URL;
-  try {
-    u = new URL(next);
-  } catch {
-    return null;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-  if (u.username || u.password) return null;
-  const allowed = new Set([requestHost.toLowerCase()]);
-  let publicHost: string | undefined;
-  if (publicUrl) {
-    publicHost = new URL(publicUrl).hostname.toLowerCase();
-    allowed.add(new URL(publicUrl).host.toLowerCase());
-  }
-  const host = u.host.toLowerCase();
-  if (allowed.has(host)) return u.toString();
-  if (publicHost && (u.hostname === publicHost || u.hostname.endsWith(`.${publicHost}`))) return u.toString();
-  return null;
+export function safeNextUrl(next: string | undefined, scope: NextUrlScope): string | null {
+  if (next !== undefined && next.length > NEXT_URL_MAX) return null;
+  return safeNextTarget(next, nextUrlScope(scope));
 }

@@ -115,7 +115,7 @@ const AppEntryView = observer(function AppEntryView() {
 
   useEffect(() => {
     // Runs again once a switch made the link's organisation the current one.
-    void store.check(organizationId, appRef, window.location.host);
+    void store.check(organizationId, appRef, window.location.origin);
   }, [store, organizationId, appRef, currentOrg]);
 
   const state = store.state;
@@ -161,7 +161,11 @@ const AppEntryView = observer(function AppEntryView() {
     );
   if (state.kind === 'unreachable')
     actions.push(
-      <Button key="retry" type="primary" onClick={() => void store.check(organizationId, appRef, window.location.host)}>
+      <Button
+        key="retry"
+        type="primary"
+        onClick={() => void store.check(organizationId, appRef, window.location.origin)}
+      >
         <FormattedMessage id="switch-org.entry.retry" />
       </Button>,
     );

@@ -98,7 +98,7 @@ const SwitchOrganizationView = observer(function SwitchOrganizationView() {
   const choose = async (organization: Organization) => {
     setFailure(null);
     const result = await store.choose(organization.id);
-    if (result.ok) goTo(nextAfterSwitch(params.get('nextUrl'), window.location.host), navigate);
+    if (result.ok) goTo(nextAfterSwitch(params.get('nextUrl'), window.location.origin), navigate);
     // Nothing to add for a response ≥ 500: the central notice (with its requestId) has said it.
     else if (result.failure) setFailure(failureText(result.failure, t));
   };

@@ -41,3 +41,6 @@ export type TrackingLimits = { [K in keyof typeof TRACKING_LIMITS]: number };
 
 /** The log-collection endpoint of the account service. */
 export const LOG_ENDPOINT = '/api/logs';
+
+/** The collector's largest accepted post, in bytes (it answers 413 beyond); the sender splits batches below it. */
+export const LOG_MAX_POST_BYTES = 64 * 1024;

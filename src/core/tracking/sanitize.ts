@@ -1,3 +1,4 @@
+import { isSecretName, redactSecrets, scrubLogValue } from '../../../schemas/secret-redaction';
 import { TRACKING_LIMITS, type TrackingLimits } from './limits';
 
 /** Cuts a string to at most `max` characters; non-strings become ''. */
@@ -78,8 +79,19 @@ export function sanitizeApiErrorLog(
     method: truncate(input.method, 16),
     status: typeof input.status === 'number' ? input.status : 0,
     message: truncate(input.message, limits.apiErrorMessageLength),
-    requestBody: truncate(input.requestBody, limits.maxBodyLength),
+    requestBody: truncate(scrubLogValue(input.requestBody), limits.maxBodyLength),
     responseBody: truncate(input.responseBody, limits.maxBodyLength),
     requestId: truncate(input.requestId, 128),
   };
+}
+
+export { isSecretName, redactSecrets, scrubLogValue };
+
+/** A whole entry through `scrubLogValue`; never throws (an entry that cannot be read becomes `{}`). */
+export function scrubLogEntry<T extends Record<string, unknown>>(entry: T): T {
+  try {
+    return scrubLogValue(entry) as T;
+  } catch {
+    return {} as T;
+  }
 }

@@ -1,7 +1,7 @@
 import { shouldReport, type ReportableError, type RequestInfo } from '../request/errors';
 import { TRACKING_LIMITS, type TrackingLimits } from './limits';
 import { createLogQueue, realSchedule, type LogEntry, type LogQueue, type LogSender, type Schedule } from './queue';
-import { sanitizeApiErrorLog, sanitizeErrorLog, truncate } from './sanitize';
+import { sanitizeApiErrorLog, sanitizeErrorLog, scrubLogEntry, truncate } from './sanitize';
 import { createBeaconSender } from './sender';
 
 /** Who and where, added to every event so events are attributable without callers repeating it. */
@@ -71,6 +71,8 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
   const queue = options.queue ?? createLogQueue({ send: options.send ?? createBeaconSender(), schedule, limits });
   const getUrl = options.getUrl ?? (() => (typeof location !== 'undefined' ? location.href : ''));
   const getContext: () => TrackingContext = options.getContext ?? (() => ({}));
+  // Every entry loses the secrets of its URLs (`?token=` of an activation link…) before it is queued.
+  const push = (entry: LogEntry) => queue.push(scrubLogEntry(entry));
 
   function base(type: string): LogEntry {
     const ctx: TrackingContext = getContext() ?? {};
@@ -88,7 +90,7 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
   }
 
   function capture(action: string, page: string, params: Record<string, unknown> = {}) {
-    guard(() => queue.push({ ...base('event'), action, page, params }));
+    guard(() => push({ ...base('event'), action, page, params }));
   }
 
   return {
@@ -105,7 +107,7 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
         const e: ReportableError =
           err instanceof Error ? { message: err.message, stack: err.stack } : ((err ?? {}) as ReportableError);
         if (!shouldReport(e)) return;
-        queue.push({
+        push({
           ...base('error'),
           ...sanitizeErrorLog({ message: e.message, stack: e.stack, url: getUrl() }, limits),
         });
@@ -114,7 +116,7 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
     apiError(err, request) {
       guard(() => {
         if (!shouldReport(err, request)) return;
-        queue.push({
+        push({
           ...base('api'),
           ...sanitizeApiErrorLog(
             {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { TRACKING_LIMITS } from './limits';
+import { LOG_MAX_POST_BYTES, TRACKING_LIMITS } from './limits';
 import {
   isLongTask,
   isResourceSampled,
@@ -12,8 +12,8 @@ import {
   type ResourceLike,
 } from './perf';
 import { createLogQueue, type LogEntry } from './queue';
-import { sanitizeApiErrorLog, sanitizeErrorLog, truncate } from './sanitize';
-import { createBeaconSender } from './sender';
+import { redactSecrets, sanitizeApiErrorLog, sanitizeErrorLog, scrubLogEntry, truncate } from './sanitize';
+import { createBeaconSender, toPosts } from './sender';
 import { manualScheduler } from './test-scheduler';
 import { createTracker } from './tracker';
 
@@ -472,5 +472,85 @@ describe('browser wiring', () => {
     uninstall();
     window.dispatchEvent(new Event('online'));
     expect(tracker.flush).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('secrets never leave the browser in a log entry', () => {
+  it('drops secret query and fragment parameters of every URL, path or query in a string', () => {
+    expect(redactSecrets('/users/emails?token=abc')).toBe('/users/emails');
+    expect(redactSecrets('https://h/x?lang=en&code=1&ticket=2&flow=3&captcha_pass=4&pass=5#access_token=6')).toBe(
+      'https://h/x?lang=en',
+    );
+    expect(redactSecrets('?password=pw&step=2')).toBe('?step=2');
+    expect(redactSecrets('GET /a?session=s1 failed at https://h/b?key=k1')).toBe('GET /a failed at https://h/b');
+    expect(redactSecrets('{"password":"pw","name":"Ann"}')).toBe('{"password":"[redacted]","name":"Ann"}');
+    expect(redactSecrets('no url here, what?')).toBe('no url here, what?');
+  });
+
+  it('scrubs nested values and secret-named fields; never throws on cycles', () => {
+    const cyclic: Record<string, unknown> = { a: '/x?token=t' };
+    cyclic.self = cyclic;
+    expect(() => scrubLogEntry(cyclic)).not.toThrow();
+    expect(scrubLogEntry({ params: { href: '/p?secret=s&q=1', password: 'pw', n: 1, list: ['/l?code=c'] } })).toEqual({
+      params: { href: '/p?q=1', password: '[redacted]', n: 1, list: ['/l'] },
+    });
+  });
+
+  it('the tracker sends page views, errors and API errors without the token of an activation link', async () => {
+    const batches: LogEntry[][] = [];
+    const timer = manualScheduler();
+    const tracker = createTracker({
+      send: (b) => (batches.push(b), true),
+      schedule: timer.schedule,
+      getUrl: () => 'https://host/users/emails?token=abc123&from=mail',
+      getContext: () => ({ route: '/users/emails' }),
+    });
+    tracker.pageView('/users/emails?token=abc123');
+    timer.advance(500);
+    tracker.error(new Error('failed loading /users/emails?token=abc123'));
+    tracker.apiError(
+      { status: 500, message: 'boom', requestId: 'r' },
+      { url: '/users/ajax/emails/verify?token=abc123', method: 'POST', body: { token: 'abc123', password: 'pw' } },
+    );
+    await tracker.flush();
+    const text = JSON.stringify(batches.flat());
+    expect(batches.flat()).toHaveLength(3);
+    expect(text).not.toContain('abc123');
+    expect(text).not.toContain('"pw"');
+    expect(batches.flat()[0]).toMatchObject({ url: 'https://host/users/emails?from=mail', page: '/users/emails' });
+  });
+
+  it('the default sender scrubs too (performance entries) and splits posts below the collector limit', async () => {
+    const bodies: string[] = [];
+    const fetchMock = vi.fn(async (_url: string, init: RequestInit) => {
+      bodies.push(init.body as string);
+      return new Response(null, { status: 204 });
+    });
+    const send = createBeaconSender({ sendBeacon: null, fetch: fetchMock as unknown as typeof fetch });
+    const big = Array.from({ length: 40 }, (_, i) => ({
+      type: 'resource',
+      name: `/a.js?sig=s${i}`,
+      pad: 'x'.repeat(3000),
+    }));
+    expect(await send(big)).toBe(true);
+    expect(bodies.length).toBeGreaterThan(1);
+    for (const b of bodies) expect(new TextEncoder().encode(b).length).toBeLessThanOrEqual(LOG_MAX_POST_BYTES);
+    expect(bodies.flatMap((b) => JSON.parse(b))).toHaveLength(40);
+    expect(bodies.join('')).not.toContain('sig=');
+    // One entry larger than a post is shortened, not left to block the queue.
+    expect(toPosts([{ stack: 's'.repeat(100_000) }])).toHaveLength(1);
+  });
+
+  it('drops a batch the collector refuses for good (413, 400) and keeps one refused for now (429, 5xx)', async () => {
+    for (const [status, kept] of [
+      [413, false],
+      [400, false],
+      [429, true],
+      [503, true],
+    ] as const) {
+      const fetchMock = vi.fn(async () => new Response(null, { status }));
+      const send = createBeaconSender({ sendBeacon: null, fetch: fetchMock as unknown as typeof fetch });
+      expect(await send([{ a: 1 }]), String(status)).toBe(!kept);
+    }
   });
 });
