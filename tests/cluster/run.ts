@@ -149,6 +149,7 @@ async function main() {
     byCode.set(`${a.status} ${a.json?.code ?? ''}`, (byCode.get(`${a.status} ${a.json?.code ?? ''}`) ?? 0) + 1);
   const evaluated = burst.filter((a) => a.status === 401).length;
   let evaluatedWithPasses = 0;
+  let limited = 0;
   console.log(
     `lockout burst: 100 parallel over ${INSTANCES} instances → ${[...byCode].map(([k, n]) => `${n} × ${k}`).join(', ')}`,
   );
@@ -189,6 +190,19 @@ async function main() {
   evaluatedWithPasses = withPasses.filter((a) => a.status === 401).length + 1;
   console.log(`lockout burst with 100 slider passes → ${[...codes].map(([k, n]) => `${n} × ${k}`).join(', ')}`);
   console.log(`  passwords evaluated: ${evaluatedWithPasses} (4 refused and the 5th, which set the lock; at most 5)`);
+
+  // 1c. A per-address limit across instances: 50 parallel account checks from one address, 10 a minute allowed.
+  const checks = await Promise.all(
+    Array.from({ length: 50 }, () =>
+      fetch(`${base}/users/ajax/users/${USER.username}/check`, {
+        headers: { 'x-captcha-pass': 'not-a-pass', 'x-forwarded-for': '192.0.2.250' },
+      }).then((r) => r.status),
+    ),
+  );
+  limited = checks.filter((st) => st === 429).length;
+  console.log(
+    `account-check limit over ${INSTANCES} instances: ${50 - limited} answered, ${limited} × 429 (10 a minute allowed)`,
+  );
 
   // 2. Rolling restart under a write load: 8 writers post marked log entries through nginx.
   let running = true;
@@ -239,7 +253,7 @@ async function main() {
     for (const line of log.slice(-6)) console.log(`  nginx: ${line.slice(0, 240)}`);
   }
   console.log(`  lockout counter after the burst: ${lock?.count ?? 0}`);
-  const ok = evaluated <= 2 && evaluatedWithPasses <= 5 && lost.length === 0 && failed.length === 0;
+  const ok = evaluated <= 2 && evaluatedWithPasses <= 5 && limited === 40 && lost.length === 0 && failed.length === 0;
   console.log(ok ? 'cluster: all checks passed' : 'cluster: CHECKS FAILED');
   return ok;
 }

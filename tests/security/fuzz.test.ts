@@ -198,6 +198,16 @@ describe('OpenAPI-driven fuzzing', () => {
     expectNoSecrets(s.logs, ['Secret#123', cookie, alice.csrf ?? '']);
   });
 
+  it('refuses NUL characters in paths, queries and bodies with a 400 on both databases (PostgreSQL answered 500)', async () => {
+    const { alice } = await s.signIn('alice');
+    const check = await alice.req('GET', '/users/ajax/users/%00/check');
+    expect([check.status, check.json.code]).toEqual([400, 'InvalidParameter']);
+    const profile = await alice.req('PUT', '/individual/proxy/me', { body: { name: 'a\u0000b' } });
+    expect([profile.status, profile.json.code]).toEqual([400, 'InvalidParameter']);
+    const logs = await alice.req('POST', '/api/logs', { body: [{ 'k\u0000': 1 }] });
+    expect([logs.status, logs.json.code]).toEqual([400, 'InvalidParameter']);
+  });
+
   it('answers a user in no organisation who names an empty organisation id with a 400 (it was a 500)', async () => {
     const { alice } = await s.signIn('alice');
     const a = await alice.req('GET', '/uiless/api/organizations/');
