@@ -128,6 +128,7 @@ async function main() {
   const config = loadConfig({ ...process.env, DATA_DIR: work, DIST_DIR: DIST });
   const setup = await buildApp({ ...config, logger: false, hashParams: TEST_HASH_PARAMS });
   await createUser(setup.ctx, { username: USER.username, password: USER.password }).catch(() => undefined);
+  await createUser(setup.ctx, { username: 'cluster-reader', password: USER.password }).catch(() => undefined);
   await setup.close();
 
   const ports = await Promise.all(Array.from({ length: INSTANCES }, freePort));
@@ -150,6 +151,7 @@ async function main() {
   const evaluated = burst.filter((a) => a.status === 401).length;
   let evaluatedWithPasses = 0;
   let limited = 0;
+  let sessionReads = 0;
   console.log(
     `lockout burst: 100 parallel over ${INSTANCES} instances → ${[...byCode].map(([k, n]) => `${n} × ${k}`).join(', ')}`,
   );
@@ -204,6 +206,27 @@ async function main() {
     `account-check limit over ${INSTANCES} instances: ${50 - limited} answered, ${limited} × 429 (10 a minute allowed)`,
   );
 
+  // 1d. One session, every instance: a sign-in through nginx, then 20 reads spread over the instances.
+  const signIn = await fetch(`${base}/users/ajax/login`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-requested-with': 'XMLHttpRequest',
+      'x-forwarded-for': '192.0.2.251',
+    },
+    body: JSON.stringify({ username: 'cluster-reader', password: USER.password }),
+  });
+  const cookie = signIn.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+  const reads = await Promise.all(
+    Array.from({ length: 20 }, () =>
+      fetch(`${base}/individual/proxy/me`, { headers: { cookie } }).then((r) => r.status),
+    ),
+  );
+  sessionReads = reads.filter((st) => st === 200).length;
+  console.log(
+    `one session over ${INSTANCES} instances: sign-in ${signIn.status}, ${sessionReads} of 20 reads answered 200`,
+  );
+
   // 2. Rolling restart under a write load: 8 writers post marked log entries through nginx.
   let running = true;
   const acked: string[] = [];
@@ -253,7 +276,13 @@ async function main() {
     for (const line of log.slice(-6)) console.log(`  nginx: ${line.slice(0, 240)}`);
   }
   console.log(`  lockout counter after the burst: ${lock?.count ?? 0}`);
-  const ok = evaluated <= 2 && evaluatedWithPasses <= 5 && limited === 40 && lost.length === 0 && failed.length === 0;
+  const ok =
+    evaluated <= 2 &&
+    evaluatedWithPasses <= 5 &&
+    limited === 40 &&
+    sessionReads === 20 &&
+    lost.length === 0 &&
+    failed.length === 0;
   console.log(ok ? 'cluster: all checks passed' : 'cluster: CHECKS FAILED');
   return ok;
 }
