@@ -67,22 +67,8 @@ export const UsernameCheckParamsSchema = Type.Object({
 export const UsernameCheckHeadersSchema = Type.Object({
   'x-captcha-pass': Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
 });
-/**
- * Whether a sign-in for the name is currently possible and needs the slider (same answer for unknown names).
- * With a valid pass (`X-Captcha-Pass`) the account's recovery facts too: it exists and has a verified e-mail,
- * shown masked; otherwise the answer is 404 AccountNotExist or 400 AccountNoEmail.
- */
-export const UsernameCheckAnswerSchema = Type.Object(
-  {
-    locked: Type.Boolean(),
-    need_captcha: Type.Boolean(),
-    exists: Type.Optional(Type.Boolean()),
-    email: Type.Optional(Type.String({ description: 'The verified e-mail, masked (a***@example.com)' })),
-  },
-  closed,
-);
-/** Static type of the availability answer. */
-export type UsernameCheckAnswer = Static<typeof UsernameCheckAnswerSchema>;
+/** The check's answer is a core shape: the recovery wizard reads it too (schemas/account-check.ts). */
+export { UsernameCheckAnswerSchema, type UsernameCheckAnswer } from '../../schemas/account-check';
 
 /** Logout query: where to go afterwards (validated against the allowed hosts). */
 export const LogoutQuerySchema = Type.Object({ next: Type.Optional(Type.String({ maxLength: NEXT_URL_MAX })) }, closed);

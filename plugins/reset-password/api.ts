@@ -1,15 +1,7 @@
+import type { UsernameCheckAnswer } from '../../schemas/account-check';
 import type { RequestClient } from '../../src/core/request';
 import type { Success } from '../../schemas/common';
 import type { EmailCaptchaSent, RecoveryFlow, ResetTicket } from './contract';
-
-/**
- * What the account check answers with a solved slider's pass: the account exists and has an e-mail (masked).
- * The sign-in slice owns the call's full shape; the wizard reads only these fields (no cross-slice import).
- */
-export interface RecoveryCheck {
-  exists?: boolean;
-  email?: string;
-}
 
 /** The account path of the recovery calls: the name is one path segment, so it is URL-encoded. */
 function userPath(username: string): string {
@@ -24,7 +16,7 @@ export function resetPasswordApi(client: RequestClient) {
   return {
     /** With a pass solved for the name: whether the account exists and has an e-mail (the pass is not spent). */
     check: (username: string, pass: string) =>
-      client.get<RecoveryCheck>(`${userPath(username)}/check`, undefined, {
+      client.get<UsernameCheckAnswer>(`${userPath(username)}/check`, undefined, {
         ...PUBLIC,
         headers: { 'X-Captcha-Pass': pass },
       }),

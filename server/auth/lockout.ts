@@ -95,7 +95,7 @@ export class LoginLockout {
 
   /** A granted attempt succeeded: the name starts afresh (its lock, if the 5th slot set one, goes too). */
   async succeeded(username: string): Promise<void> {
-    await this.db.deleteFrom('login_failures').where('username', '=', lockoutKey(username)).execute();
+    await this.unlock(username);
   }
 
   /** Admin unlock and password reset: forgets the counter of a username. */

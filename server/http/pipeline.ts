@@ -66,21 +66,6 @@ function applySecurityHeaders(req: FastifyRequest, reply: FastifyReply, https: b
   }
 }
 
-/**
- * A URL as a `Location` header can carry it: every character outside printable ASCII (a path like
- * `/users/settings/中`, U+2215 in `/∕evil.com`) percent-encoded as UTF-8, existing escapes kept, so writing
- * the header never throws "Invalid character in header content".
- */
-export function headerSafeUrl(url: string): string {
-  return url.replace(/[^\x21-\x7e]/gu, (ch) => {
-    try {
-      return encodeURIComponent(ch);
-    } catch {
-      return '%EF%BF%BD'; // a lone surrogate: U+FFFD
-    }
-  });
-}
-
 const FRAMEWORK_ERRORS: Record<string, [number, MessageCode]> = {
   FST_ERR_BAD_URL: [400, 'InvalidUrl'],
   FST_ERR_MAX_PARAM_LENGTH: [414, 'UriTooLong'],

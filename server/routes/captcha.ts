@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError, errorResponses } from '../errors';
-import { enforceLimit } from '../http/rate-limit';
 import {
   SliderPassSchema,
   SliderPuzzleBodySchema,
@@ -23,7 +22,7 @@ export const captchaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/ajax/users/:username/sliderCaptcha',
     {
-      config: { auth: 'public', csrf: 'xhr' },
+      config: { auth: 'public', csrf: 'xhr', limit: { name: 'captcha', perAddress: PUZZLES_PER_MINUTE } },
       schema: {
         tags: ['captcha'],
         summary: 'A new slider puzzle for a username (background with a gap, and the piece; PNG data URLs)',
@@ -32,16 +31,13 @@ export const captchaRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SliderPuzzleSchema, ...errorResponses },
       },
     },
-    async (req) => {
-      await enforceLimit(ctx, { key: `captcha:ip:${req.ip}`, limit: PUZZLES_PER_MINUTE, windowMs: 60_000 });
-      return ctx.captcha.create(req.params.username);
-    },
+    async (req) => ctx.captcha.create(req.params.username),
   );
 
   app.post(
     '/users/ajax/users/:username/sliderCaptcha::verify',
     {
-      config: { auth: 'public', csrf: 'xhr' },
+      config: { auth: 'public', csrf: 'xhr', limit: { name: 'captcha-answer', perAddress: ANSWERS_PER_MINUTE } },
       schema: {
         tags: ['captcha'],
         summary: 'Judges an answer (position and trajectory, encrypted with the day key); a right one earns a pass',
@@ -51,7 +47,6 @@ export const captchaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      await enforceLimit(ctx, { key: `captcha-answer:ip:${req.ip}`, limit: ANSWERS_PER_MINUTE, windowMs: 60_000 });
       const r = await ctx.captcha.verify(req.params.username, req.body.captcha_id, req.body.data);
       if (r.kind === 'expired') throw new AppError(410, 'CaptchaExpired');
       if (r.kind === 'failed') throw new AppError(400, 'CaptchaFailed', { remaining: r.remaining });

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, errorResponses } from '../../../server/errors';
 import { sessionCookieName } from '../../../server/auth/sessions';
-import { headerSafeUrl } from '../../../server/http/pipeline';
 import { toMe } from '../../../server/routes/core';
 import type { SessionUser } from '../../../server/context';
 import { SuccessSchema } from '../../../schemas/common';
@@ -93,9 +92,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      // The target first, made safe for the Location header, so nothing can fail after the session ended.
-      const next = safeNextUrl(req.query.next, ctx);
-      const location = headerSafeUrl(next ?? ctx.edition.paths.relogin);
+      // The target first (the redirect rule answers percent-encoded ASCII), so nothing can fail after the session ended.
+      const location = safeNextUrl(req.query.next, ctx) ?? ctx.edition.paths.relogin;
       if (req.session) await ctx.sessions.destroy(req.session.idHash);
       reply.clearCookie(sessionCookie, cookieOptions);
       return reply.redirect(location);
