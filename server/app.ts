@@ -30,6 +30,9 @@ import { oapiRoutes } from './routes/oapi';
 import { identityRoutes } from './routes/identities';
 import { captchaRoutes } from './routes/captcha';
 import { discoverServerPlugins, editionServerPlugins } from './plugin-loader';
+import { EventBus, type EventReceiver } from './events';
+import { Scheduler, type ScheduledJob } from './services/scheduler';
+import { licenceExpiryNotices } from './services/org-notices';
 
 /** Configuration plus the seams tests and benchmarks use (clock, hashing cost, log sink, PG schema). */
 export interface BuildAppOptions extends AppConfig {
@@ -48,6 +51,8 @@ export interface BuildAppOptions extends AppConfig {
    * its connection closed within a quarter more. Default 20 s, so a stalled body is closed within 25 s.
    */
   requestTimeoutMs?: number;
+  /** `false` = no scheduled passes on their own (tests call `app.runScheduled()` after moving the clock). */
+  scheduler?: boolean;
 }
 
 /** Default of `requestTimeoutMs`. */
@@ -104,6 +109,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Runs the housekeeping (expired rows, usage logs past their retention) now; never rejects. */
     purge: () => Promise<void>;
+    /** Runs one pass of the due-event jobs (expiry messages) now; never rejects. */
+    runScheduled: () => Promise<void>;
   }
 }
 
@@ -189,6 +196,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     rateLimits: new RateLimiter(database.db, clock),
     captcha: new SliderCaptcha(database.db, clock),
     tokenAuth: null,
+    events: new EventBus(
+      { db: database.db, clock },
+      plugins.flatMap((p): EventReceiver[] => (p.onEvent ? [p.onEvent] : [])),
+      app.log,
+    ),
   };
   for (const p of plugins) {
     if (!p.provides?.tokenAuth) continue;
@@ -212,8 +224,24 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.decorate('purge', purge);
   const purgeTimer = setInterval(() => void purge(), 10 * 60 * 1000).unref();
   app.addHook('onReady', async () => void purge());
+  // Due events (expiries) are looked for at start, which catches up after downtime, and every few minutes.
+  const scheduler = new Scheduler(
+    ctx,
+    [
+      { name: 'licence-expiry', run: licenceExpiryNotices },
+      ...plugins.flatMap((p): ScheduledJob[] => (p.scheduled ? [{ name: p.id, run: p.scheduled }] : [])),
+    ],
+    app.log,
+  );
+  app.decorate('runScheduled', () => scheduler.runNow());
+  app.addHook('onReady', async () => {
+    if (opts.scheduler === false) return;
+    void scheduler.runNow();
+    scheduler.start();
+  });
   app.addHook('onClose', async () => {
     clearInterval(purgeTimer);
+    await scheduler.stop();
     ctx.mailer.close();
     await database.close();
   });

@@ -13,6 +13,7 @@ import type { LoginLockout } from './auth/lockout';
 import type { TokenAuthenticator } from './auth/tokens';
 import type { RateLimiter } from './auth/rate-limit';
 import type { SliderCaptcha } from './services/captcha/slider';
+import type { EventBus } from './events';
 
 /** Shared services every route reaches through `app.ctx`, so plugins need no globals. */
 export interface AppContext {
@@ -38,6 +39,8 @@ export interface AppContext {
    * (access-tokens); null when none does, and then every token answers 401 TokenInvalid.
    */
   tokenAuth: TokenAuthenticator | null;
+  /** Account events (token created, password changed…) to the slices that receive them (the inbox). */
+  events: EventBus;
 }
 
 /** The signed-in user as loaded with the session (one query), enough for most routes. */

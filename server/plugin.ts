@@ -4,6 +4,7 @@ import type { AppContext } from './context';
 import type { TokenAuthenticator } from './auth/tokens';
 import type { ServerMessages } from './i18n/index';
 import type { CliCommand } from './cli/command';
+import type { EventReceiver } from './events';
 
 /** Core services a slice may implement; the core reaches them through `AppContext`, never by importing the slice. */
 export interface ServerProvides {
@@ -33,6 +34,16 @@ export interface ServerPlugin {
   provides?: ServerProvides;
   /** Removes its expired rows; run with the core's purge (at start and every 10 minutes) when mounted. */
   housekeeping?: (ctx: AppContext) => Promise<void>;
+  /**
+   * Looks for what is due (tokens about to expire…) and emits its events; run by the core's scheduler at start and
+   * every few minutes on every instance, so it must be idempotent: give each event a `key`.
+   */
+  scheduled?: (ctx: AppContext) => Promise<void>;
+  /**
+   * Receives every account event of the service (and of the admin CLI); e.g. the inbox stores a message. Only
+   * slices the edition mounts receive in the service; the CLI hands events to every slice that has a receiver.
+   */
+  onEvent?: EventReceiver;
 }
 
 /** Declares a slice; an identity function that keeps the literal type (so typos in field names fail to compile). */

@@ -10,6 +10,7 @@ import { translate } from '../i18n/index';
 import { discoverServerPlugins } from '../plugin-loader';
 import type { ServerPlugin } from '../plugin';
 import type { CliCommand, CliIo } from './command';
+import { EventBus, type EventReceiver } from '../events';
 import { ORG_COMMANDS } from './org-commands';
 import { IDENTITY_PROVIDERS, type IdentityProvider } from '../../schemas/identities';
 
@@ -232,7 +233,14 @@ export async function runAdmin(
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrateToLatest(database.db, undefined, slices);
-    const deps = { db: database.db, clock: systemClock, hasher: new PasswordHasher(hashParams) };
+    const base = { db: database.db, clock: systemClock };
+    // The CLI's events (a notice, a whitelist change) reach every slice that receives them, whatever the edition.
+    const events = new EventBus(
+      base,
+      slices.flatMap((s): EventReceiver[] => (s.onEvent ? [s.onEvent] : [])),
+      { warn: (obj, msg) => io.err(`warning: ${msg} ${JSON.stringify(obj, (k, v: unknown) => (v instanceof Error ? v.message : v))}`) },
+    );
+    const deps = { ...base, hasher: new PasswordHasher(hashParams), events };
     return await chosen.run({ values, need, deps, io });
   } catch (e) {
     if (e instanceof AccountError) {

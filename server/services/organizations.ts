@@ -198,11 +198,15 @@ async function orgNamed(db: Kysely<DB>, name: string): Promise<OrganizationsTabl
 }
 
 /** Sets (or with an empty text clears) an organisation's IP whitelist from the CLI's comma list; returns it. */
-export async function setIpWhitelist(deps: Pick<OrgDeps, 'db'>, orgName: string, cidrs: string): Promise<string[]> {
+export async function setIpWhitelist(
+  deps: Pick<OrgDeps, 'db'>,
+  orgName: string,
+  cidrs: string,
+): Promise<{ orgId: string; list: string[] }> {
   const list = parseIpWhitelist(cidrs);
   const org = await orgNamed(deps.db, orgName);
   await updateOrgPolicies(deps.db, org.id, { ipWhitelist: list });
-  return list;
+  return { orgId: org.id, list };
 }
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;

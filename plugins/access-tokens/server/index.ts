@@ -2,6 +2,7 @@ import { defineServerPlugin } from '../../../server/plugin';
 import { accessTokenRoutes } from './routes';
 import { messages } from './messages';
 import { tokenAuthenticator } from './tokens';
+import { tokenExpiryNotices } from './service';
 
 /**
  * Server slice of the access-tokens plugin, discovered by its folder (server/plugin-loader.ts).
@@ -13,4 +14,5 @@ export default defineServerPlugin({
   messages,
   // The open-API authentication of the core verifies tokens through this (ctx.tokenAuth).
   provides: { tokenAuth: (ctx) => tokenAuthenticator(ctx) },
+  scheduled: tokenExpiryNotices,
 });

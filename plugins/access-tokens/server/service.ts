@@ -1,3 +1,4 @@
+import { emitDueExpiries, expiryScanWindow } from '../../../server/services/scheduler';
 import type { AppContext } from '../../../server/context';
 import type { PersonalAccessTokensTable } from './tables';
 import { AppError } from '../../../server/errors';
@@ -163,6 +164,7 @@ export async function createToken(ctx: AppContext, userId: string, input: TokenB
     },
     ctx.clock.now().getTime(),
   );
+  await ctx.events.emit({ type: 'token.created', name: record.name, expiresAt: record.expiresAt, to: { userId } });
   return { ...view, token };
 }
 
@@ -202,4 +204,22 @@ export async function updateToken(
 /** Deletes one of the user's own tokens (expired ones too); another user's answers 404. */
 export async function removeToken(ctx: AppContext, userId: string, tokenId: string): Promise<void> {
   if (!(await deleteToken(ctx.db, userId, tokenId))) throw new AppError(404, 'AccessTokenNotFound');
+}
+
+/** Days before a token expires when its owner is told (and once more when it has expired). */
+export const TOKEN_NOTICE_DAYS = [7, 1] as const;
+
+/** Scheduled job: expiry notices of tokens within the window (see `emitDueExpiries`). */
+export async function tokenExpiryNotices(ctx: AppContext): Promise<void> {
+  if (!ctx.events.hasReceivers) return;
+  const { from, to } = expiryScanWindow(ctx.clock.now().getTime(), TOKEN_NOTICE_DAYS);
+  const rows = await ctx.db
+    .selectFrom('personal_access_tokens')
+    .select(['id', 'user_id', 'name', 'expires_at'])
+    .where('expires_at', 'is not', null)
+    .where('expires_at', '>', from)
+    .where('expires_at', '<=', to)
+    .execute();
+  const items = rows.map((r) => ({ id: r.id, userId: r.user_id, name: r.name, expiresAt: Number(r.expires_at) }));
+  await emitDueExpiries(ctx, 'token', items, TOKEN_NOTICE_DAYS);
 }

@@ -41,7 +41,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const { username, password, captcha_pass: captchaPass } = req.body;
-      const result = await signIn(ctx, { username, password, captchaPass, ip: req.ip });
+      const result = await signIn(ctx, { username, password, captchaPass, ip: req.ip, userAgent: req.headers['user-agent'] });
       if (result.kind === 'locked') throw new AppError(423, 'AccountLocked');
       if (result.kind === 'incorrect') throw new AppError(401, 'AccountOrPasswordIncorrect');
       if (result.kind === 'captchaRequired') throw new AppError(403, 'CaptchaRequired');

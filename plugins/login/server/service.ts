@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../server/context';
 import { passwordRuleViolation } from '../../../server/auth/passwords';
-import { LOCK_AT_FAILURES } from '../../../server/auth/lockout';
+import { LOCK_AT_FAILURES, LOCK_DURATION_MS } from '../../../server/auth/lockout';
+import { noteSignIn } from './devices';
 import { findUserByUsername, maskEmail, recoveryTarget } from '../../../server/services/accounts';
 import { AppError } from '../../../server/errors';
 import type { UsersTable } from '../../../server/db/schema';
@@ -36,6 +37,8 @@ export interface SignInAttempt {
   captchaPass?: string;
   /** The client address (socket, or X-Forwarded-For from a trusted proxy). */
   ip: string;
+  /** The browser's User-Agent, to tell its owner of a sign-in with a browser not seen before. */
+  userAgent?: string;
 }
 
 /** Whether the next sign-in for a name from an address needs a slider pass, and whether the name is locked. */
@@ -66,9 +69,16 @@ export async function signIn(ctx: AppContext, attempt: SignInAttempt): Promise<S
     : await ctx.hasher.dummyVerify(password);
   if (!ok || !user) {
     await ctx.rateLimits.hit(ipFailureKey(ip), Number.MAX_SAFE_INTEGER, IP_FAILURE_WINDOW_MS);
-    return slot.slot >= LOCK_AT_FAILURES ? { kind: 'locked' } : { kind: 'incorrect' };
+    if (slot.slot < LOCK_AT_FAILURES) return { kind: 'incorrect' };
+    // Only the attempt holding the locking slot gets here, so the owner hears of each lock once.
+    if (user) {
+      const until = ctx.clock.now().getTime() + LOCK_DURATION_MS;
+      await ctx.events.emit({ type: 'account.locked', until, address: ip, to: { userId: user.id } });
+    }
+    return { kind: 'locked' };
   }
   await ctx.lockout.succeeded(username);
+  await noteSignIn(ctx, user.id, ip, attempt.userAgent);
   return { kind: 'ok', user };
 }
 
@@ -129,6 +139,7 @@ export async function changePassword(
     .where('id', '=', userId)
     .execute();
   await ctx.sessions.destroyOthers(userId, keepSessionHash);
+  await ctx.events.emit({ type: 'password.changed', how: row.password_hash ? 'settings' : 'first-sign-in', to: { userId } });
 }
 
 /** What a `next` is checked against: PUBLIC_URL (the config) and the edition's application addresses. */

@@ -76,6 +76,7 @@ export async function resetPassword(ctx: AppContext, userId: string, username: s
     updated_at: now,
   };
   await ctx.db.updateTable('packages_credentials').set(next).where('user_id', '=', userId).execute();
+  await ctx.events.emit({ type: 'packages.password-reset', to: { userId } });
   return { ...view({ ...row, ...next }), password };
 }
 

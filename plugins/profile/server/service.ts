@@ -245,6 +245,8 @@ export async function bindEmail(
     if (err instanceof MailNotConfiguredError) throw new AppError(400, 'MailServiceNotConfigured');
     throw new AppError(502, 'ProfileEmailSendFailed');
   }
+  // A resend to the same address is not news; a new or changed address is (someone may be taking the account).
+  if (!same) await ctx.events.emit({ type: mode === 'bind' ? 'email.bound' : 'email.changed', email, to: { userId } });
   return stateOf(ctx, userId);
 }
 
@@ -262,6 +264,7 @@ export async function unbindEmail(ctx: AppContext, userId: string, rawEmail: str
       .execute();
     await trx.deleteFrom('email_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
   });
+  await ctx.events.emit({ type: 'email.unbound', email: user.email, to: { userId } });
   return stateOf(ctx, userId);
 }
 
@@ -399,5 +402,6 @@ export async function setAvatar(ctx: AppContext, userId: string, avatar: string 
       .executeTakeFirst();
     if (Number(r.numDeletedRows) === 1) await fs.rm(path.join(avatarDir(ctx), old[1]), { force: true });
   }
+  if (before.avatar !== next) await ctx.events.emit({ type: 'avatar.changed', to: { userId } });
   return loadUser(ctx, userId);
 }

@@ -247,6 +247,7 @@ export async function resetPassword(
     return flow.user_id;
   });
   await ctx.lockout.unlock(username);
+  await ctx.events.emit({ type: 'password.changed', how: 'recovery', to: { userId } });
   const user = await ctx.db
     .selectFrom('users')
     .select(['email', 'language'])

@@ -1,6 +1,7 @@
 import { defineServerPlugin } from '../../../server/plugin';
 import { sshKeyRoutes } from './routes';
 import { messages } from './messages';
+import { sshKeyExpiryNotices } from './service';
 import * as m030 from './migrations/030-credentials';
 
 /**
@@ -12,4 +13,5 @@ export default defineServerPlugin({
   routes: sshKeyRoutes,
   migrations: { '030-credentials': m030 },
   messages,
+  scheduled: sshKeyExpiryNotices,
 });

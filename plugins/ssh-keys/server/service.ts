@@ -1,5 +1,6 @@
 import sshpk from 'sshpk';
 import type { Kysely } from 'kysely';
+import { emitDueExpiries, expiryScanWindow } from '../../../server/services/scheduler';
 import type { AppContext } from '../../../server/context';
 import type { DB } from '../../../server/db/schema';
 import type { SshKeysTable } from './tables';
@@ -166,6 +167,7 @@ export async function addKey(
     if (/unique|duplicate/i.test(String((e as Error).message))) throw new AppError(409, 'SshKeyDuplicate');
     throw e;
   }
+  await ctx.events.emit({ type: 'ssh-key.added', name, fingerprint: parsed.fingerprint, to: { userId } });
   return toView(row, ctx.clock.now().getTime());
 }
 
@@ -205,4 +207,22 @@ export async function useKeyByFingerprint(
   if (!row || (row.expires_at !== null && now >= row.expires_at)) return null;
   await ctx.db.updateTable('ssh_keys').set({ last_used_at: now }).where('id', '=', row.id).execute();
   return { userId: row.user_id, scope: row.scope as SshKeyScope };
+}
+
+/** Days before a key expires when its owner is told (and once more when it has expired). */
+export const SSH_KEY_NOTICE_DAYS = [7, 1] as const;
+
+/** Scheduled job: expiry notices of SSH keys within the window (see `emitDueExpiries`). */
+export async function sshKeyExpiryNotices(ctx: AppContext): Promise<void> {
+  if (!ctx.events.hasReceivers) return;
+  const { from, to } = expiryScanWindow(ctx.clock.now().getTime(), SSH_KEY_NOTICE_DAYS);
+  const rows = await ctx.db
+    .selectFrom('ssh_keys')
+    .select(['id', 'user_id', 'name', 'expires_at'])
+    .where('expires_at', 'is not', null)
+    .where('expires_at', '>', from)
+    .where('expires_at', '<=', to)
+    .execute();
+  const items = rows.map((r) => ({ id: r.id, userId: r.user_id, name: r.name, expiresAt: Number(r.expires_at) }));
+  await emitDueExpiries(ctx, 'ssh-key', items, SSH_KEY_NOTICE_DAYS);
 }

@@ -1,0 +1,265 @@
+import { sql, type Kysely } from 'kysely';
+import type { AppContext } from '../../../server/context';
+import type { DB } from '../../../server/db/schema';
+import { AppError } from '../../../server/errors';
+import type { AccountEvent, EventDeps } from '../../../server/events';
+import type { ServerLocale } from '../../../server/i18n/index';
+import { newId } from '../../../server/auth/random';
+import { AccountError, findOrgByName } from '../../../server/services/accounts';
+import {
+  INBOX_APPS,
+  INBOX_PAGE_SIZE_DEFAULT,
+  INBOX_RETENTION_DAYS,
+  NOTICE_BODY_MAX,
+  NOTICE_TITLE_MAX,
+  type InboxApp,
+  type InboxChanged,
+  type InboxCounts,
+  type InboxMessage,
+  type InboxPage,
+  type InboxTab,
+} from '../contract';
+import { messageKind } from './texts';
+import type { InboxMessagesTable } from './tables';
+
+/** Recipients inserted per statement (PostgreSQL allows 65,535 parameters; a row takes 9). */
+const INSERT_BATCH = 500;
+
+/** The users an event is for: one account, or an organisation's members (or admins). */
+async function recipients(db: Kysely<DB>, to: AccountEvent['to']): Promise<string[]> {
+  if ('userId' in to) return [to.userId];
+  let q = db.selectFrom('memberships').select('user_id').where('org_id', '=', to.orgId);
+  if (to.role) q = q.where('role', '=', to.role);
+  return (await q.execute()).map((r) => r.user_id);
+}
+
+/**
+ * The inbox's event receiver: one message per recipient, rendered later in the reader's language. A keyed event
+ * (found by a scheduler, maybe on several instances at once) is inserted only if absent: the unique index on
+ * (user, key) makes it exactly one message, whichever instance comes first.
+ */
+export async function receiveEvent(deps: EventDeps, event: AccountEvent): Promise<void> {
+  const kind = messageKind(event.type);
+  if (!kind) return;
+  const { to, key, ...body } = event;
+  const users = await recipients(deps.db, to);
+  const now = deps.clock.now().getTime();
+  const params = JSON.stringify(body);
+  for (let i = 0; i < users.length; i += INSERT_BATCH) {
+    const rows = users.slice(i, i + INSERT_BATCH).map(
+      (userId): InboxMessagesTable => ({
+        id: newId(),
+        user_id: userId,
+        app: kind.app,
+        type: event.type,
+        params,
+        sensitive: kind.sensitive ? 1 : 0,
+        read_at: null,
+        created_at: now,
+        event_key: key ?? null,
+      }),
+    );
+    await deps.db
+      .insertInto('inbox_messages')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['user_id', 'event_key']).doNothing())
+      .execute();
+  }
+}
+
+/** A stored message as the caller reads it, in the caller's language. */
+function toView(row: InboxMessagesTable, locale: ServerLocale): InboxMessage {
+  const kind = messageKind(row.type);
+  let text = { title: row.type, body: '' };
+  if (kind) {
+    try {
+      text = kind.text[locale](JSON.parse(row.params) as never);
+    } catch {
+      // A row this version cannot render still lists (and can be read and deleted).
+    }
+  }
+  return {
+    id: row.id,
+    app: (INBOX_APPS as readonly string[]).includes(row.app) ? (row.app as InboxApp) : 'account',
+    type: row.type,
+    title: text.title,
+    body: text.body,
+    link: kind?.link ?? null,
+    read: row.read_at !== null,
+    sensitive: row.sensitive === 1,
+    created_at: new Date(Number(row.created_at)).toISOString(),
+  };
+}
+
+/** Where a page ends, as the next call names it: `<created_at>.<id>` in base64url (opaque to clients). */
+function encodeToken(row: Pick<InboxMessagesTable, 'created_at' | 'id'>): string {
+  return Buffer.from(`${Number(row.created_at)}.${row.id}`).toString('base64url');
+}
+
+const TOKEN_RE = /^(\d{1,16})\.([0-9a-f]{1,32})$/;
+
+/** The position a continuation token names; 400 when it is not one this service wrote. */
+function decodeToken(token: string): { createdAt: number; id: string } {
+  const m = TOKEN_RE.exec(Buffer.from(token, 'base64url').toString('utf8'));
+  if (!m) throw new AppError(400, 'InboxPageTokenInvalid');
+  return { createdAt: Number(m[1]), id: m[2] };
+}
+
+/** One page of the caller's messages, newest first, after the position `nextToken` names (keyset, no OFFSET). */
+export async function listMessages(
+  ctx: AppContext,
+  userId: string,
+  locale: ServerLocale,
+  input: { tab?: InboxTab; app?: InboxApp; pageSize?: number; nextToken?: string },
+): Promise<InboxPage> {
+  const size = input.pageSize ?? INBOX_PAGE_SIZE_DEFAULT;
+  let q = ctx.db.selectFrom('inbox_messages').selectAll().where('user_id', '=', userId);
+  if (input.app) q = q.where('app', '=', input.app);
+  if (input.tab === 'unread') q = q.where('read_at', 'is', null);
+  if (input.nextToken) {
+    const after = decodeToken(input.nextToken);
+    q = q.where(sql<boolean>`(created_at, id) < (${after.createdAt}, ${after.id})`);
+  }
+  const rows = await q
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(size + 1)
+    .execute();
+  const page = rows.slice(0, size);
+  return {
+    messages: page.map((r) => toView(r, locale)),
+    pages: { next_token: rows.length > size ? encodeToken(page[page.length - 1]) : null },
+  };
+}
+
+/** Whether the caller has a message with this id (another user's id answers as if it did not exist). */
+async function ownMessage(ctx: AppContext, userId: string, id: string) {
+  return ctx.db
+    .selectFrom('inbox_messages')
+    .select(['id', 'sensitive', 'read_at'])
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** Marks one of the caller's messages read (again is fine); 404 for anyone else's. */
+export async function readMessage(ctx: AppContext, userId: string, id: string): Promise<void> {
+  const r = await ctx.db
+    .updateTable('inbox_messages')
+    .set({ read_at: ctx.clock.now().getTime() })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0 && !(await ownMessage(ctx, userId, id))) {
+    throw new AppError(404, 'InboxMessageNotFound');
+  }
+}
+
+/** Marks read the listed messages of the caller, else all unread ones (of one application when given). */
+export async function readMessages(
+  ctx: AppContext,
+  userId: string,
+  input: { ids?: string[]; app?: InboxApp },
+): Promise<InboxChanged> {
+  let q = ctx.db
+    .updateTable('inbox_messages')
+    .set({ read_at: ctx.clock.now().getTime() })
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null);
+  if (input.ids) q = q.where('id', 'in', input.ids);
+  if (input.app) q = q.where('app', '=', input.app);
+  const r = await q.executeTakeFirst();
+  return { count: Number(r.numUpdatedRows), kept: 0 };
+}
+
+/** Deletes one of the caller's messages: 404 for anyone else's, 409 while a security message is unread. */
+export async function deleteMessage(ctx: AppContext, userId: string, id: string): Promise<void> {
+  const r = await ctx.db
+    .deleteFrom('inbox_messages')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('sensitive', '=', 0), eb('read_at', 'is not', null)]))
+    .executeTakeFirst();
+  if (Number(r.numDeletedRows) > 0) return;
+  if (await ownMessage(ctx, userId, id)) throw new AppError(409, 'InboxMessageUnreadSensitive');
+  throw new AppError(404, 'InboxMessageNotFound');
+}
+
+/**
+ * Deletes the listed messages of the caller in one transaction; ids of other users' messages and unknown ids
+ * change nothing, and unread security messages stay (counted in `kept`).
+ */
+export async function deleteMessages(ctx: AppContext, userId: string, ids: string[]): Promise<InboxChanged> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const kept = await trx
+      .selectFrom('inbox_messages')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('id', 'in', ids)
+      .where('sensitive', '=', 1)
+      .where('read_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    const r = await trx
+      .deleteFrom('inbox_messages')
+      .where('user_id', '=', userId)
+      .where('id', 'in', ids)
+      .where((eb) => eb.or([eb('sensitive', '=', 0), eb('read_at', 'is not', null)]))
+      .executeTakeFirst();
+    return { count: Number(r.numDeletedRows), kept: Number(kept.n) };
+  });
+}
+
+/** Deletes every read message of the caller (of one application when given). */
+export async function deleteReadMessages(ctx: AppContext, userId: string, app?: InboxApp): Promise<InboxChanged> {
+  let q = ctx.db.deleteFrom('inbox_messages').where('user_id', '=', userId).where('read_at', 'is not', null);
+  if (app) q = q.where('app', '=', app);
+  const r = await q.executeTakeFirst();
+  return { count: Number(r.numDeletedRows), kept: 0 };
+}
+
+/** Unread and total messages of the caller per application, and both tabs' totals (one grouped query). */
+export async function countMessages(ctx: AppContext, userId: string): Promise<InboxCounts> {
+  const rows = await ctx.db
+    .selectFrom('inbox_messages')
+    .select((eb) => [
+      'app',
+      eb.fn.countAll<string | number>().as('total'),
+      eb.fn.count<string | number>('id').filterWhere('read_at', 'is', null).as('unread'),
+    ])
+    .where('user_id', '=', userId)
+    .groupBy('app')
+    .execute();
+  const apps = rows
+    .filter((r) => (INBOX_APPS as readonly string[]).includes(r.app))
+    .map((r) => ({ app: r.app as InboxApp, unread: Number(r.unread), total: Number(r.total) }));
+  return {
+    unread: apps.reduce((n, a) => n + a.unread, 0),
+    total: apps.reduce((n, a) => n + a.total, 0),
+    apps,
+  };
+}
+
+/** Housekeeping: messages older than the retention go, read or not. */
+export async function purgeOldMessages(ctx: AppContext): Promise<void> {
+  const before = ctx.clock.now().getTime() - INBOX_RETENTION_DAYS * 24 * 60 * 60 * 1000;
+  await ctx.db.deleteFrom('inbox_messages').where('created_at', '<', before).execute();
+}
+
+/** Checks an administrator's notice before it is posted; the reason names the field. */
+export function noticeProblem(title: string, body: string): string | null {
+  const t = title.trim();
+  const b = body.trim();
+  if (!t || t.length > NOTICE_TITLE_MAX) return `--title must be 1 to ${NOTICE_TITLE_MAX} characters`;
+  if (!b || b.length > NOTICE_BODY_MAX) return `--body must be 1 to ${NOTICE_BODY_MAX} characters`;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(t + b)) return 'the notice may not contain control characters';
+  return null;
+}
+
+/** The organisation a notice goes to, by name; AccountError (a CLI refusal) when there is none. */
+export async function orgForNotice(db: Kysely<DB>, name: string): Promise<{ id: string; name: string }> {
+  const org = await findOrgByName(db, name);
+  if (!org) throw new AccountError(`organisation "${name}" does not exist`);
+  return org;
+}

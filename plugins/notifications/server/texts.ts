@@ -1,0 +1,267 @@
+import type { AccountEventBody, AccountEventType } from '../../../server/events';
+import type { ServerLocale } from '../../../server/i18n/index';
+import type { InboxApp } from '../limits';
+
+/** How one event type shows in the inbox: where it comes from, whether it is a security event, what it says. */
+interface MessageKind<T extends AccountEventType> {
+  app: InboxApp;
+  /** A security event (sensitive behaviour): marked, and not deletable while unread. */
+  sensitive: boolean;
+  /** Where to act, a path of this product; null when there is nothing to do here. */
+  link: string | null;
+  /** Title and body per language, from the event's fields. */
+  text: Record<ServerLocale, (e: Extract<AccountEventBody, { type: T }>) => { title: string; body: string }>;
+}
+
+type Kinds = { [T in AccountEventType]: MessageKind<T> };
+
+/** A day as messages print it (UTC, as the service keeps it). */
+const day = (at: number): string => new Date(at).toISOString().slice(0, 10);
+/** The last valid day of an expiry instant stored as the start of the next day (licences). */
+const lastDay = (at: number): string => day(at - 1);
+
+const TOKENS = '/users/settings/personalAccessToken';
+const SSH = '/users/settings/ssh';
+const PROFILE = '/users/settings/profile';
+const PACKAGES = '/users/settings/packagesCredential';
+
+/**
+ * Every event type the inbox shows. Texts are rendered when the list is read, in the reader's language, so a
+ * language switch changes old messages too; only an administrator's notice keeps the words it was posted with.
+ */
+export const MESSAGE_KINDS: Kinds = {
+  'token.created': {
+    app: 'account',
+    sensitive: true,
+    link: TOKENS,
+    text: {
+      en_US: (e) => ({
+        title: 'Personal access token created',
+        body: `The personal access token "${e.name}" was created${e.expiresAt ? `; it expires on ${day(e.expiresAt)}` : ''}. If it was not you, delete it and change your password.`,
+      }),
+      zh_CN: (e) => ({
+        title: '已创建个人访问令牌',
+        body: `个人访问令牌“${e.name}”已创建${e.expiresAt ? `，将于 ${day(e.expiresAt)} 过期` : ''}。如非本人操作，请删除该令牌并修改密码。`,
+      }),
+    },
+  },
+  'token.expiring': {
+    app: 'account',
+    sensitive: false,
+    link: TOKENS,
+    text: {
+      en_US: (e) => ({
+        title: 'Personal access token about to expire',
+        body: `The personal access token "${e.name}" expires on ${day(e.expiresAt)}. Create a new one before then if you still need it.`,
+      }),
+      zh_CN: (e) => ({
+        title: '个人访问令牌即将过期',
+        body: `个人访问令牌“${e.name}”将于 ${day(e.expiresAt)} 过期。如仍需使用，请在此之前新建令牌。`,
+      }),
+    },
+  },
+  'token.expired': {
+    app: 'account',
+    sensitive: false,
+    link: TOKENS,
+    text: {
+      en_US: (e) => ({
+        title: 'Personal access token expired',
+        body: `The personal access token "${e.name}" expired on ${day(e.expiresAt)} and no longer works.`,
+      }),
+      zh_CN: (e) => ({
+        title: '个人访问令牌已过期',
+        body: `个人访问令牌“${e.name}”已于 ${day(e.expiresAt)} 过期，不能再使用。`,
+      }),
+    },
+  },
+  'ssh-key.added': {
+    app: 'account',
+    sensitive: true,
+    link: SSH,
+    text: {
+      en_US: (e) => ({
+        title: 'SSH key added',
+        body: `The SSH public key "${e.name}" (${e.fingerprint}) was added to your account. If it was not you, delete it and change your password.`,
+      }),
+      zh_CN: (e) => ({
+        title: '已添加 SSH 公钥',
+        body: `SSH 公钥“${e.name}”（${e.fingerprint}）已添加到你的账号。如非本人操作，请删除该公钥并修改密码。`,
+      }),
+    },
+  },
+  'ssh-key.expiring': {
+    app: 'account',
+    sensitive: false,
+    link: SSH,
+    text: {
+      en_US: (e) => ({
+        title: 'SSH key about to expire',
+        body: `The SSH public key "${e.name}" expires on ${day(e.expiresAt)}.`,
+      }),
+      zh_CN: (e) => ({ title: 'SSH 公钥即将过期', body: `SSH 公钥“${e.name}”将于 ${day(e.expiresAt)} 过期。` }),
+    },
+  },
+  'ssh-key.expired': {
+    app: 'account',
+    sensitive: false,
+    link: SSH,
+    text: {
+      en_US: (e) => ({
+        title: 'SSH key expired',
+        body: `The SSH public key "${e.name}" expired on ${day(e.expiresAt)}; code hosting no longer accepts it.`,
+      }),
+      zh_CN: (e) => ({
+        title: 'SSH 公钥已过期',
+        body: `SSH 公钥“${e.name}”已于 ${day(e.expiresAt)} 过期，代码托管不再接受该公钥。`,
+      }),
+    },
+  },
+  'packages.password-reset': {
+    app: 'packages',
+    sensitive: true,
+    link: PACKAGES,
+    text: {
+      en_US: () => ({
+        title: 'Artifact repository password reset',
+        body: 'The password of your artifact repository credential was reset. Clients using the old one must be updated.',
+      }),
+      zh_CN: () => ({
+        title: '制品仓库密码已重置',
+        body: '你的制品仓库凭证密码已重置，使用旧密码的客户端需要更新。',
+      }),
+    },
+  },
+  'password.changed': {
+    app: 'account',
+    sensitive: true,
+    link: PROFILE,
+    text: {
+      en_US: (e) => ({
+        title: 'Password changed',
+        body: `Your password was changed${e.how === 'recovery' ? ' through password recovery' : ''}. If it was not you, reset your password at once.`,
+      }),
+      zh_CN: (e) => ({
+        title: '密码已修改',
+        body: `你的密码已${e.how === 'recovery' ? '通过找回密码' : ''}修改。如非本人操作，请立即重置密码。`,
+      }),
+    },
+  },
+  'email.bound': {
+    app: 'account',
+    sensitive: true,
+    link: PROFILE,
+    text: {
+      en_US: (e) => ({ title: 'E-mail bound', body: `The e-mail ${e.email} was bound to your account.` }),
+      zh_CN: (e) => ({ title: '已绑定邮箱', body: `邮箱 ${e.email} 已绑定到你的账号。` }),
+    },
+  },
+  'email.changed': {
+    app: 'account',
+    sensitive: true,
+    link: PROFILE,
+    text: {
+      en_US: (e) => ({ title: 'E-mail changed', body: `Your account's e-mail was changed to ${e.email}.` }),
+      zh_CN: (e) => ({ title: '邮箱已修改', body: `你的账号邮箱已修改为 ${e.email}。` }),
+    },
+  },
+  'email.unbound': {
+    app: 'account',
+    sensitive: true,
+    link: PROFILE,
+    text: {
+      en_US: (e) => ({
+        title: 'E-mail unbound',
+        body: `The e-mail ${e.email} was unbound from your account; it no longer receives notification mail.`,
+      }),
+      zh_CN: (e) => ({ title: '已解绑邮箱', body: `邮箱 ${e.email} 已从你的账号解绑，将不再接收通知邮件。` }),
+    },
+  },
+  'avatar.changed': {
+    app: 'account',
+    sensitive: false,
+    link: PROFILE,
+    text: {
+      en_US: () => ({ title: 'Avatar changed', body: 'Your avatar was changed.' }),
+      zh_CN: () => ({ title: '头像已修改', body: '你的头像已修改。' }),
+    },
+  },
+  'sign-in.new-device': {
+    app: 'account',
+    sensitive: true,
+    link: PROFILE,
+    text: {
+      en_US: (e) => ({
+        title: 'New sign-in to your account',
+        body: `Your account was signed in from ${e.address} with ${e.browser}, which it had not been seen with before. If it was not you, change your password.`,
+      }),
+      zh_CN: (e) => ({
+        title: '账号有新的登录',
+        body: `你的账号在 ${e.address} 通过 ${e.browser} 登录，此前未见过该地址或浏览器。如非本人操作，请修改密码。`,
+      }),
+    },
+  },
+  'account.locked': {
+    app: 'account',
+    sensitive: true,
+    link: PROFILE,
+    text: {
+      en_US: (e) => ({
+        title: 'Account locked after failed sign-ins',
+        body: `Too many wrong passwords were tried for your account (last from ${e.address}); it is locked until ${new Date(e.until).toISOString().slice(0, 16).replace('T', ' ')} UTC. If it was not you, consider changing your password.`,
+      }),
+      zh_CN: (e) => ({
+        title: '账号因多次登录失败已锁定',
+        body: `你的账号多次输入错误密码（最近一次来自 ${e.address}），已锁定至 ${new Date(e.until).toISOString().slice(0, 16).replace('T', ' ')}（UTC）。如非本人操作，建议修改密码。`,
+      }),
+    },
+  },
+  'org.ip-whitelist-changed': {
+    app: 'organization',
+    sensitive: true,
+    link: null,
+    text: {
+      en_US: (e) => ({
+        title: 'IP whitelist changed',
+        body: e.cidrs.length
+          ? `The IP whitelist of ${e.org} now admits only ${e.cidrs.join(', ')}.`
+          : `The IP whitelist of ${e.org} was cleared; requests are accepted from any address.`,
+      }),
+      zh_CN: (e) => ({
+        title: 'IP 白名单已修改',
+        body: e.cidrs.length
+          ? `企业 ${e.org} 的 IP 白名单现在只允许 ${e.cidrs.join('、')}。`
+          : `企业 ${e.org} 的 IP 白名单已清空，任何地址的请求均被接受。`,
+      }),
+    },
+  },
+  'org.licence-expiring': {
+    app: 'organization',
+    sensitive: false,
+    link: null,
+    text: {
+      en_US: (e) => ({
+        title: 'Licence about to expire',
+        body: `The licence of ${e.org} is valid through ${lastDay(e.expiresAt)}. Renew it before then, or members can no longer work in it.`,
+      }),
+      zh_CN: (e) => ({
+        title: '许可证即将到期',
+        body: `企业 ${e.org} 的许可证有效期至 ${lastDay(e.expiresAt)}，请在此之前续期，否则成员将无法继续使用。`,
+      }),
+    },
+  },
+  'org.notice': {
+    app: 'organization',
+    sensitive: false,
+    link: null,
+    text: {
+      en_US: (e) => ({ title: e.title, body: e.body }),
+      zh_CN: (e) => ({ title: e.title, body: e.body }),
+    },
+  },
+};
+
+/** The kind of an event type; undefined for a type this version does not know (a newer instance wrote it). */
+export function messageKind(type: string): MessageKind<AccountEventType> | undefined {
+  return Object.hasOwn(MESSAGE_KINDS, type) ? (MESSAGE_KINDS[type as AccountEventType] as MessageKind<AccountEventType>) : undefined;
+}

@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from './clock';
+import type { DB } from './db/schema';
+
+/**
+ * Account events: what happened to an account that its owner (or an organisation's admins) should hear about.
+ * Slices and the core *emit* them; a slice that keeps an inbox *receives* them (`ServerPlugin.onEvent`). The
+ * emitter never knows who listens, so no slice imports another and an edition without an inbox loses nothing.
+ */
+
+/** Who hears of an event: one account, or the members (or only the admins) of an organisation. */
+export type EventAudience = { userId: string } | { orgId: string; role?: 'admin' };
+
+/** What happened, with what the message needs to say it (no secrets: never a token value or a password). */
+export type AccountEventBody =
+  | { type: 'token.created'; name: string; expiresAt: number | null }
+  | { type: 'token.expiring'; name: string; expiresAt: number; days: number }
+  | { type: 'token.expired'; name: string; expiresAt: number }
+  | { type: 'ssh-key.added'; name: string; fingerprint: string }
+  | { type: 'ssh-key.expiring'; name: string; expiresAt: number; days: number }
+  | { type: 'ssh-key.expired'; name: string; expiresAt: number }
+  | { type: 'packages.password-reset' }
+  | { type: 'password.changed'; how: 'settings' | 'recovery' | 'first-sign-in' }
+  | { type: 'email.bound'; email: string }
+  | { type: 'email.changed'; email: string }
+  | { type: 'email.unbound'; email: string }
+  | { type: 'avatar.changed' }
+  | { type: 'sign-in.new-device'; address: string; browser: string }
+  | { type: 'account.locked'; until: number; address: string }
+  | { type: 'org.ip-whitelist-changed'; org: string; cidrs: string[] }
+  | { type: 'org.licence-expiring'; org: string; expiresAt: number; days: number }
+  | { type: 'org.notice'; org: string; title: string; body: string };
+
+/** The type names of account events. */
+export type AccountEventType = AccountEventBody['type'];
+
+/** One account event as emitted. */
+export type AccountEvent = AccountEventBody & {
+  to: EventAudience;
+  /**
+   * Names the event once, for events a scheduler may find more than once (on every instance, after a restart):
+   * a receiver keeps at most one message per key and recipient. Absent on events that happen once by nature.
+   */
+  key?: string;
+};
+
+/** What a receiver may use: the same in the service and in the admin CLI. */
+export interface EventDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+}
+
+/** Takes an event in (e.g. stores a message); may throw — the bus logs and goes on. */
+export type EventReceiver = (deps: EventDeps, event: AccountEvent) => Promise<void>;
+
+/** Where the bus reports a receiver that failed (the service's logger, or the CLI's stderr). */
+export interface EventLog {
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * Delivers account events to the receivers of the mounted slices. Emitting never fails the action that caused
+ * it: a receiver's failure is logged and the caller goes on (the password is changed either way).
+ */
+export class EventBus {
+  constructor(
+    private readonly deps: EventDeps,
+    private readonly receivers: readonly EventReceiver[],
+    private readonly log: EventLog,
+  ) {}
+
+  /** True when some slice listens; emitters may skip work (e.g. a scan) when nobody does. */
+  get hasReceivers(): boolean {
+    return this.receivers.length > 0;
+  }
+
+  /** Hands the event to every receiver; resolves when all are done, never rejects. */
+  async emit(event: AccountEvent): Promise<void> {
+    await Promise.all(
+      this.receivers.map((r) =>
+        r(this.deps, event).catch((err: unknown) => this.log.warn({ err, event: event.type }, 'account event lost')),
+      ),
+    );
+  }
+}
