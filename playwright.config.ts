@@ -9,6 +9,16 @@ const selected = E2E_EDITIONS.map((edition, i) => ({ edition, port: port(i) })).
   ({ edition }) => !process.env.E2E_EDITIONS || process.env.E2E_EDITIONS.split(',').includes(edition),
 );
 
+// The shell and the edition bundle are checked in every edition. A feature's spec runs on vpc and global (the two
+// families: China paths in Chinese, global paths in English) and on any edition whose rules differ for it:
+// dedicated_intl is English with the China-only sections (artifact credential, third-party bindings).
+const SHELL_SPECS = ['shell.spec.ts', 'editions.spec.ts'];
+const SPECS_BY_EDITION: Partial<Record<(typeof E2E_EDITIONS)[number], string[]>> = {
+  aliyun: SHELL_SPECS,
+  dedicated: SHELL_SPECS,
+  dedicated_intl: [...SHELL_SPECS, 'credentials.spec.ts'],
+};
+
 export default defineConfig({
   testDir: 'tests/e2e',
   // Per base port, so concurrent runs on one machine do not delete each other's artifacts.
@@ -36,6 +46,7 @@ export default defineConfig({
   },
   projects: selected.map(({ edition, port }) => ({
     name: edition,
+    ...(SPECS_BY_EDITION[edition] ? { testMatch: SPECS_BY_EDITION[edition] } : {}),
     use: { baseURL: `http://127.0.0.1:${port}` },
     metadata: { edition },
   })),
