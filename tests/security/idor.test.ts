@@ -43,7 +43,7 @@ describe('IDOR matrix', () => {
       signIn: ['alice', 'bob', 'carol'],
     },
   });
-  const ids = { token: '', legacyToken: '', key: '', avatar: '', alice: '', acme: '', globex: '' };
+  const ids = { token: '', legacyToken: '', key: '', avatar: '', alice: '', acme: '', globex: '', message: '' };
   let cases: Case[] = [];
 
   /** Everything of alice's a refused request might have changed. */
@@ -56,6 +56,7 @@ describe('IDOR matrix', () => {
       keys: await db.selectFrom('ssh_keys').selectAll().where('user_id', '=', user.id).execute(),
       memberships: await db.selectFrom('memberships').selectAll().orderBy('org_id').orderBy('user_id').execute(),
       sessions: (await db.selectFrom('sessions').select('id_hash').where('user_id', '=', user.id).execute()).length,
+      messages: await db.selectFrom('inbox_messages').selectAll().where('user_id', '=', user.id).orderBy('id').execute(),
     };
   };
 
@@ -95,6 +96,13 @@ describe('IDOR matrix', () => {
     expect(up.status).toBe(200);
     ids.avatar = ((await up.json()) as { url: string }).url;
 
+    // The token made a message in alice's inbox (a security message: unread, so not even she may delete it yet).
+    const inbox = '/users/ajax/v1/notifications/inbox/messages';
+    const list = await alice.req('POST', `${inbox}:list`, { body: {} });
+    expect(list.status, list.text).toBe(200);
+    ids.message = list.json.messages[0].id;
+    await alice.req('POST', `${inbox}/read`, { body: { ids: [list.json.messages[1].id] } });
+
     const tokenUpdate = { name: 'stolen', token_scopes: ['base:user:read'], expires_at: expires };
     cases = [
       ...['/users/ajax/v1/my/tokens', '/users/ajax/v1/tokens'].flatMap((p) =>
@@ -110,6 +118,11 @@ describe('IDOR matrix', () => {
         { method: 'DELETE', path: `${p}/${ids.key}` },
       ]),
       { method: 'PUT', path: '/individual/proxy/my/avatar', body: { avatar: ids.avatar } },
+      { method: 'POST', path: `${inbox}/${ids.message}/read` },
+      { method: 'DELETE', path: `${inbox}/${ids.message}` },
+      // Body-addressed: answered 200 with nothing changed (count 0), checked below and by the snapshot.
+      { method: 'POST', path: `${inbox}/read`, body: { ids: [ids.message, list.json.messages[1].id] } },
+      { method: 'POST', path: `${inbox}:batchDelete`, body: { ids: [ids.message, list.json.messages[1].id] } },
       {
         method: 'POST',
         path: '/individual/proxy/my/organizations',
@@ -122,7 +135,13 @@ describe('IDOR matrix', () => {
     const doc = (await s.clients.alice.req('GET', '/api/docs/json')).json as { paths: Record<string, object> };
     const idRoutes = Object.keys(doc.paths).filter((p) => /\{(?!username\})[^}]+\}/.test(p));
     const covered = new Set([
-      ...cases.map((c) => c.path.replace(ids.token, '{id}').replace(ids.legacyToken, '{id}').replace(ids.key, '{id}')),
+      ...cases.map((c) =>
+        c.path
+          .replace(ids.token, '{id}')
+          .replace(ids.legacyToken, '{id}')
+          .replace(ids.key, '{id}')
+          .replace(ids.message, '{id}'),
+      ),
       // Organisation-addressed routes: the foreign-organisation rows below.
       '/uiless/api/organizations/{id}',
       '/uiless/api/organizations/{id}/apps/{appId}',
@@ -146,7 +165,10 @@ describe('IDOR matrix', () => {
       for (const c of cases) {
         const a = await client.req(c.method, c.path, { body: c.body, headers: c.headers });
         tried++;
-        if (a.status < 400 && !(c.path.endsWith('tokens:batch') && a.json?.access_tokens?.length === 0)) {
+        const nothingDone =
+          (c.path.endsWith('tokens:batch') && a.json?.access_tokens?.length === 0) ||
+          (c.path.includes('/notifications/inbox/') && a.json?.count === 0);
+        if (a.status < 400 && !nothingDone) {
           if (!(c.path === '/individual/proxy/my/organizations' && !JSON.stringify(a.json).includes(ids.alice))) {
             results.push(`${who} ${c.method} ${c.path} → ${a.status} ${a.text.slice(0, 120)}`);
           }
