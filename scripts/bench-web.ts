@@ -1,0 +1,154 @@
+// `npm run bench:web`: Lighthouse (mobile preset, simulated throttling) in Debian's Chromium against the real
+// service, signed in, on every page of the product. Prints score, LCP, TBT and transferred bytes per page.
+//   EDITION=global npm run bench:web       another edition (built first when missing)
+//   BENCH_WEB_RUNS=3 npm run bench:web     median of several runs per page (default 1)
+//   BENCH_WEB_PAGES=login,tokens           only some pages (keys of PAGES below)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { buildApp } from '../server/app';
+import { loadConfig } from '../server/config';
+import { createOrg, createUser, installApp } from '../server/services/accounts';
+
+/** The pages measured: key → path (signed in unless `public`). Pages an edition lacks are skipped. */
+const PAGES: Record<string, { path: string; public?: boolean; plugin: string }> = {
+  login: { path: '/users/login', public: true, plugin: 'login' },
+  recovery: { path: '/users/resetpassword', public: true, plugin: 'reset-password' },
+  profile: { path: '/users/settings/profile', plugin: 'profile' },
+  tokens: { path: '/users/settings/personalAccessToken', plugin: 'access-tokens' },
+  ssh: { path: '/users/settings/ssh', plugin: 'ssh-keys' },
+  packages: { path: '/users/settings/packagesCredential', plugin: 'packages-credential' },
+  'third-party': { path: '/users/settings/third-party', plugin: 'third-party' },
+  inbox: { path: '/users/notifications', plugin: 'notifications' },
+  organizations: { path: '/users/switch/organization', plugin: 'switch-org' },
+};
+
+const PASSWORD = 'Bench#12345';
+
+/** One page's figures. */
+interface Row {
+  page: string;
+  score: number;
+  lcp: number;
+  tbt: number;
+  fcp: number;
+  bytes: number;
+  requests: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main(): Promise<void> {
+  const root = path.resolve(import.meta.dirname, '..');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'account-bench-web-'));
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' });
+  const edition = config.edition;
+  if (!fs.existsSync(path.join(config.distDir, edition, 'index.html'))) {
+    console.log(`building the ${edition} edition…`);
+    execFileSync('npx', ['tsx', 'scripts/build.ts', '--edition', edition], { cwd: root, stdio: 'inherit' });
+  }
+  const app = await buildApp({ ...config, logger: false, scheduler: false });
+  let chrome: chromeLauncher.LaunchedChrome | undefined;
+  try {
+    await createOrg(app.ctx, 'Bench');
+    for (const key of ['codeup', 'packages']) await installApp(app.ctx, 'Bench', key);
+    await createUser(app.ctx, { username: 'bench', password: PASSWORD, org: 'Bench', email: 'bench@example.com' });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    const cookie = await signIn(base);
+
+    chrome = await chromeLauncher.launch({
+      chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      chromeFlags: [
+        '--headless=new',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+    const runs = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 1));
+    const only = process.env.BENCH_WEB_PAGES?.split(',').filter(Boolean);
+    const rows: Row[] = [];
+    for (const [key, page] of Object.entries(PAGES)) {
+      if (only && !only.includes(key)) continue;
+      if (!app.ctx.edition.plugins.includes(page.plugin)) continue;
+      const samples: Row[] = [];
+      for (let i = 0; i < runs; i++) {
+        const result = await lighthouse(
+          `${base}${page.path}`,
+          {
+            port: chrome.port,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: ['performance'],
+            extraHeaders: page.public ? {} : { Cookie: cookie },
+          },
+          undefined,
+        );
+        if (!result) throw new Error(`lighthouse gave no result for ${page.path}`);
+        const lhr = result.lhr;
+        const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+        const finalPath = new URL(lhr.finalDisplayedUrl).pathname;
+        if (finalPath !== page.path) throw new Error(`${page.path} ended at ${finalPath} (not signed in?)`);
+        samples.push({
+          page: key,
+          score: lhr.categories.performance.score ?? 0,
+          lcp: audit('largest-contentful-paint'),
+          tbt: audit('total-blocking-time'),
+          fcp: audit('first-contentful-paint'),
+          bytes: audit('total-byte-weight'),
+          requests: (lhr.audits['network-requests']?.details as { items?: unknown[] } | undefined)?.items?.length ?? 0,
+        });
+      }
+      const pick = samples.find((s) => s.score === median(samples.map((x) => x.score)))!;
+      rows.push(pick);
+      console.log(
+        `${key.padEnd(14)} score ${pick.score.toFixed(2)}  FCP ${ms(pick.fcp)}  LCP ${ms(pick.lcp)}  ` +
+          `TBT ${Math.round(pick.tbt)} ms  ${(pick.bytes / 1024).toFixed(0)} KB in ${pick.requests} requests`,
+      );
+    }
+    console.log(`\nLighthouse ${process.env.npm_package_devDependencies_lighthouse ?? ''} mobile, edition ${edition}`);
+    console.log('| page | score | FCP | LCP | TBT | transferred | requests |');
+    console.log('|---|---|---|---|---|---|---|');
+    for (const r of rows) {
+      console.log(
+        `| ${r.page} | ${r.score.toFixed(2)} | ${ms(r.fcp)} | ${ms(r.lcp)} | ${Math.round(r.tbt)} ms | ` +
+          `${(r.bytes / 1024).toFixed(0)} KB | ${r.requests} |`,
+      );
+    }
+    const floor = Number(process.env.BENCH_WEB_MIN_SCORE ?? 0);
+    const below = rows.filter((r) => r.score < floor);
+    if (below.length) {
+      console.error(`below ${floor}: ${below.map((r) => r.page).join(', ')}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await chrome?.kill();
+    await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const ms = (v: number) => `${(v / 1000).toFixed(1)} s`;
+
+/** Signs the bench user in and answers its session cookie (`name=value`). */
+async function signIn(base: string): Promise<string> {
+  const res = await fetch(`${base}/users/ajax/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+    body: JSON.stringify({ username: 'bench', password: PASSWORD }),
+  });
+  if (res.status !== 200) throw new Error(`bench sign-in failed: ${res.status} ${await res.text()}`);
+  return res.headers.getSetCookie()[0].split(';')[0];
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
