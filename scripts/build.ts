@@ -2,6 +2,8 @@
 import { createRsbuild, loadConfig } from '@rsbuild/core';
 import { EditionError, formatProblem } from '../server/edition/loader';
 import { editionBuildPaths, editionsToBuild } from './lib/edition-build';
+import { compressAssets } from './lib/compress-assets';
+import path from 'node:path';
 
 /** Edition ids named on the command line by `--edition a` (repeatable, or comma separated). */
 export function parseEditionArgs(argv: string[]): string[] {
@@ -32,6 +34,11 @@ async function main() {
   const rsbuild = await createRsbuild({ cwd: root, rsbuildConfig: content, loadEnv: false });
   const result = await rsbuild.build();
   await result.close();
+  const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+  for (const id of ids) {
+    const c = compressAssets(path.join(editionBuildPaths(root).distDir, id));
+    console.log(`${id}: ${c.files} assets pre-compressed, ${kb(c.raw)} → br ${kb(c.br)}, gzip ${kb(c.gz)}`);
+  }
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   console.log(
     `built ${ids.length} edition(s) [${ids.join(', ')}] in ${seconds} s → ${editionBuildPaths(root).distDir}`,

@@ -22,6 +22,7 @@ import { clientErrorHandler, frameworkErrorHandler, installPipeline } from './ht
 import { installJsonBodyParser } from './http/json-body';
 import { installRouteLimits } from './http/route-limits';
 import { installValidation } from './http/validation';
+import { installCompression } from './http/compression';
 import { registerWebApp } from './html/web-app';
 import { coreRoutes, MeSchema } from './routes/core';
 import { logRoutes } from './routes/logs';
@@ -249,6 +250,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   installErrorHandling(app);
   installJsonBodyParser(app);
   installValidation(app);
+  await installCompression(app);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   await app.register(fastifySwagger, {

@@ -10,7 +10,11 @@ import { newNonce, renderIndexHtml, type PageConfig } from './render';
 /** Client-side routes answered with index.html (history fallback). */
 export const APP_ROUTE_PREFIXES = ['/users', '/login', '/sso'];
 
-const HASHED_ASSET = /[.-][0-9a-f]{8,}\.(js|css|mjs|woff2?|png|jpe?g|gif|svg|webp|ico|map)$/i;
+// A content-hashed file, or its pre-compressed sibling (`.br` / `.gz`, sent by Accept-Encoding).
+const HASHED_ASSET = /[.-][0-9a-f]{8,}\.(js|css|mjs|woff2?|png|jpe?g|gif|svg|webp|ico|map)(\.(br|gz))?$/i;
+
+/** Files the build writes pre-compressed (scripts/lib/compress-assets.ts), and those siblings themselves. */
+const PRE_COMPRESSED = /\.(js|mjs|css|svg|json)(\.(br|gz))?$/i;
 
 /** Serves the built edition: long-cached hashed assets, index.html with page config and nonce for app routes. */
 export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -35,10 +39,14 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
       prefix: '/',
       index: false,
       wildcard: true,
+      // The build writes .br and .gz beside scripts, styles and SVGs; they go out by Accept-Encoding (Vary set).
+      preCompressed: true,
       cacheControl: false,
       allowedPath: (p) => !/(^|\/)index\.html$/i.test(p),
       setHeaders(res, file) {
         res.setHeader('cache-control', HASHED_ASSET.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // Every variant of a compressible file says the answer depends on Accept-Encoding (caches keep them apart).
+        if (PRE_COMPRESSED.test(file)) res.setHeader('vary', 'Accept-Encoding');
       },
     });
   }
