@@ -1,4 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
+import type { AppsSearchAnswer, Me, Organization } from './session';
+import type { SupportedLocale } from './locale';
 
 /** The configuration the service renders into `<script id="page-config">` and the web app reads at boot. */
 export const PageConfigSchema = Type.Object(
@@ -11,9 +13,33 @@ export const PageConfigSchema = Type.Object(
     csrfToken: Type.Optional(
       Type.String({ description: 'Anti-CSRF token echoed as `X-CSRF-Token`; absent on pages without a session' }),
     ),
+    bootstrap: Type.Optional(
+      Type.Unsafe<PageBootstrap>(Type.Object({}, { description: 'What the first render needs (see PageBootstrap)' })),
+    ),
   },
   { additionalProperties: false },
 );
 
 /** Per-page settings the service hands to the app: everything the client needs before its first call. */
 export type PageConfig = Static<typeof PageConfigSchema>;
+
+/**
+ * What a page needs before its first render, put in the page by the service so nothing waits for a call: the
+ * message catalogue of the language the page will show, and for a signed-in page the user, the current
+ * organisation and its installed applications (or why the organisation refused). Not part of the schema above:
+ * the web app reads it leniently and falls back to the calls when it is absent or stale.
+ */
+export interface PageBootstrap {
+  /** The language the catalogue is in: the locale cookie's, else the edition's default (the web app's own rule). */
+  locale: SupportedLocale;
+  /** Every message of the edition's bundle in that language; absent when the build wrote no catalogue. */
+  messages?: Record<string, string>;
+  /** The signed-in user as `GET /individual/proxy/me` answers; absent on pages without a session. */
+  me?: Me;
+  /** The current organisation; null without one or when it refused. */
+  organization?: Organization | null;
+  /** Its installed applications as `POST /uiless/api/apps:search` answers; null when the organisation refused. */
+  apps?: AppsSearchAnswer['results'] | null;
+  /** The error code the organisation refused with (IP whitelist, licence, order, membership); null when admitted. */
+  organizationError?: string | null;
+}

@@ -1,7 +1,8 @@
 // `npm run build [-- --edition id[,id]]`: validate manifests, then ONE rsbuild run with an environment per edition.
 import { createRsbuild, loadConfig } from '@rsbuild/core';
 import { EditionError, formatProblem } from '../server/edition/loader';
-import { editionBuildPaths, editionsToBuild } from './lib/edition-build';
+import { bundledPlugins, editionBuildPaths, editionsToBuild } from './lib/edition-build';
+import { writeCatalogues } from './lib/catalogue';
 import { compressAssets } from './lib/compress-assets';
 import path from 'node:path';
 
@@ -35,6 +36,10 @@ async function main() {
   const result = await rsbuild.build();
   await result.close();
   const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+  const paths = editionBuildPaths(root);
+  for (const m of editionsToBuild(paths, ids)) {
+    writeCatalogues(paths, path.join(paths.distDir, m.id), (await bundledPlugins(m, paths)).included);
+  }
   for (const id of ids) {
     const c = compressAssets(path.join(editionBuildPaths(root).distDir, id));
     console.log(`${id}: ${c.files} assets pre-compressed, ${kb(c.raw)} → br ${kb(c.br)}, gzip ${kb(c.gz)}`);

@@ -6,6 +6,7 @@ import type { AppContext } from '../context';
 import { pageCsp, API_PREFIXES } from '../http/pipeline';
 import { sendError } from '../errors';
 import { newNonce, renderIndexHtml, type PageConfig } from './render';
+import { CatalogueCache, pageBootstrap } from './bootstrap';
 
 /** Client-side routes answered with index.html (history fallback). */
 export const APP_ROUTE_PREFIXES = ['/users', '/login', '/sso'];
@@ -21,6 +22,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   const root = path.join(ctx.config.distDir, ctx.config.edition);
   const indexFile = path.join(root, 'index.html');
   let cached: { mtimeMs: number; html: string } | undefined;
+  const catalogues = new CatalogueCache(root);
 
   const readTemplate = (): string | undefined => {
     try {
@@ -70,6 +72,8 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
       host: ctx.config.publicUrl ?? `${req.protocol}://${req.host}`,
       organizationId: orgId,
       ...(req.session ? { csrfToken: req.session.csrfToken } : {}),
+      // The first render needs no call: catalogue, user, organisation and apps come with the page.
+      bootstrap: await pageBootstrap(ctx, req, catalogues),
     };
     return reply
       .header('content-security-policy', pageCsp(nonce))

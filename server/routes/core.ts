@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { SessionUser } from '../context';
+import type { AppContext, SessionUser } from '../context';
+import type { ServerLocale } from '../i18n/index';
 import { AppError, errorResponses } from '../errors';
 import { admittedOrgApps } from '../services/organizations';
 import { TenantHeadersSchema } from '../../schemas/common';
@@ -10,6 +11,7 @@ import {
   MeRefSchema,
   OrganizationParamsSchema,
   OrganizationSchema,
+  type AppsSearchAnswer,
   type Me,
 } from '../../schemas/session';
 
@@ -29,6 +31,22 @@ export function toMe(u: SessionUser): Me {
     must_change_password: u.must_change_password === 1,
     organization_id: u.current_org_id,
   };
+}
+
+/** The apps installed in an admitted organisation, named in `locale` (optionally only the `wanted` keys). */
+export async function installedApps(
+  ctx: AppContext,
+  orgId: string,
+  locale: ServerLocale,
+  wanted?: string[],
+): Promise<AppsSearchAnswer['results']> {
+  const installed = await admittedOrgApps(ctx, orgId);
+  return installed
+    .filter((a) => !wanted || wanted.includes(a.app_key))
+    .map((a) => {
+      const desc = ctx.edition.appSwitcher.find((d) => d.key === a.app_key);
+      return { identity: a.app_key, id: a.app_id, name: desc ? desc.name[locale] : a.app_key };
+    });
 }
 
 /** Core endpoints the web shell needs on every page: who am I, which apps, which organisation. */
@@ -68,15 +86,7 @@ export const coreRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       // No organisation at all is a state, not an error: the shell shows what needs none.
       if (!req.organization) return { results: [] };
-      const installed = await admittedOrgApps(app.ctx, req.organization.id);
-      const wanted = req.body?.identities;
-      const apps = installed.filter((a) => !wanted || wanted.includes(a.app_key));
-      return {
-        results: apps.map((a) => {
-          const desc = app.ctx.edition.appSwitcher.find((d) => d.key === a.app_key);
-          return { identity: a.app_key, id: a.app_id, name: desc ? desc.name[req.locale] : a.app_key };
-        }),
-      };
+      return { results: await installedApps(app.ctx, req.organization.id, req.locale, req.body?.identities) };
     },
   );
 

@@ -3,7 +3,7 @@ import type { Locale as AntdLocale } from 'antd/es/locale';
 import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { IntlProvider } from 'react-intl';
-import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { AccessContext } from '../core/access';
 import { edition } from '../core/edition';
 import { localeTag } from '../core/i18n/locale';
@@ -12,9 +12,30 @@ import { StoresProvider, type RootStore } from '../core/stores/root';
 import { RouteGuard } from '../shell/RouteGuard';
 import { ErrorBoundary } from '../shell/errors/ErrorBoundary';
 
-const SettingsShell = lazy(() => import(/* webpackChunkName: "shell-settings" */ '../shell/SettingsShell'));
+const loadSettingsShell = () => import(/* webpackChunkName: "shell-settings" */ '../shell/SettingsShell');
+const loadFramedPage = () => import(/* webpackChunkName: "shell-frame" */ '../shell/FramedPage');
+const SettingsShell = lazy(loadSettingsShell);
 const NotFoundPage = lazy(() => import(/* webpackChunkName: "shell-not-found" */ '../shell/NotFoundPage'));
-const FramedPage = lazy(() => import(/* webpackChunkName: "shell-frame" */ '../shell/FramedPage'));
+const FramedPage = lazy(loadFramedPage);
+
+/**
+ * Starts loading the code of the page at `pathname` (its frame and its section or route) before React renders, so
+ * those chunks arrive in parallel with the rest of the start-up instead of one after another. Errors are left to
+ * the lazy components, which ask for the same chunks again and show their own fallback.
+ */
+export function preloadRoute(registry: Registry, pathname: string): void {
+  const quiet = (p: Promise<unknown> | undefined) => void p?.catch(() => {});
+  const section = /^\/users\/settings\/([^/]+)/.exec(pathname);
+  if (section) {
+    quiet(loadSettingsShell());
+    quiet(registry.section(section[1])?.load());
+    return;
+  }
+  const route = registry.routes.find((r) => matchPath(r.path, pathname));
+  if (!route) return;
+  quiet(route.load());
+  if (route.frame !== 'bare') quiet(loadFramedPage());
+}
 const UsersErrorsPage = lazy(() => import(/* webpackChunkName: "shell-errors" */ '../shell/ErrorRoutes'));
 const LoginErrorsPage = lazy(() =>
   import(/* webpackChunkName: "shell-errors" */ '../shell/ErrorRoutes').then((m) => ({ default: m.LoginErrorsPage })),
@@ -34,11 +55,19 @@ const FRAME_MESSAGES = {
     ]),
 };
 
+/** A catalogue and the language it is in. */
+export interface LoadedMessages {
+  locale: 'zh_CN' | 'en_US';
+  messages: MessageCatalogue;
+}
+
 /** Every message of the app locale, loaded on demand; the previous locale's stay shown while a switch loads. */
-function useMessages(registry: Registry, locale: 'zh_CN' | 'en_US') {
-  const [loaded, setLoaded] = useState<{ locale: string; messages: MessageCatalogue }>();
+function useMessages(registry: Registry, locale: 'zh_CN' | 'en_US', initial?: LoadedMessages) {
+  // The page's own catalogue (put there by the service) renders at once; another language still loads.
+  const [loaded, setLoaded] = useState<LoadedMessages | undefined>(initial);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
+    if (loaded?.locale === locale) return;
     let live = true;
     Promise.all([FRAME_MESSAGES[locale](), registry.loadMessages(locale)])
       .then(([[core, shell], plugins]) => {
@@ -48,6 +77,7 @@ function useMessages(registry: Registry, locale: 'zh_CN' | 'en_US') {
     return () => {
       live = false;
     };
+    // `loaded` is read only to skip a language already there; it is not a reason to load again.
   }, [registry, locale]);
   return { loaded, failed };
 }
@@ -94,6 +124,8 @@ export interface AppProps {
   stores: RootStore;
   /** CSP nonce for antd's injected styles (from the page configuration). */
   nonce?: string;
+  /** The catalogue the service put in the page, shown without a request. */
+  initialMessages?: LoadedMessages;
 }
 
 /** A plugin route as an element: lazy page, its `auth` check, and the product frame unless `bare`. */
@@ -107,10 +139,10 @@ function routeElement(route: PluginRoute, Page: ComponentType) {
 }
 
 /** Root: stores, locale, theme from the brand colour, and every route of the product. */
-export const App = observer(function App({ registry, stores, nonce }: AppProps) {
+export const App = observer(function App({ registry, stores, nonce, initialMessages }: AppProps) {
   const { session } = stores;
   const locale = session.locale;
-  const { loaded, failed } = useMessages(registry, locale);
+  const { loaded, failed } = useMessages(registry, locale, initialMessages);
   const messages = loaded?.messages;
   const antdLocale = useAntdLocale(locale);
   const pages = useMemo(() => registry.routes.map((r) => [r, lazy(r.load)] as const), [registry]);

@@ -6,7 +6,7 @@ import { readPageConfig } from '../core/page-config';
 import { createRegistry } from '../core/plugin';
 import { configureRequestClient } from '../core/request';
 import { createRootStore } from '../core/stores/root';
-import { App } from './App';
+import { App, preloadRoute } from './App';
 import { startAppTracking } from './tracking';
 import './global.css';
 
@@ -20,6 +20,16 @@ const client = configureRequestClient({
 });
 const locale = resolveLocale(document.cookie, edition.locale.default);
 document.documentElement.lang = localeTag(locale, 'html');
-const stores = createRootStore(registry.stores, client, locale, (session) => startAppTracking(session, client));
+const boot = config.bootstrap;
+// The route's code starts loading now, alongside the rest of the start-up, not after the first render.
+preloadRoute(registry, window.location.pathname);
+const stores = createRootStore(registry.stores, client, locale, (session) => startAppTracking(session, client), {
+  bootstrap: boot,
+});
+const initialMessages = boot?.messages && boot.locale === locale ? { locale, messages: boot.messages } : undefined;
 const container = document.getElementById('container');
-if (container) createRoot(container).render(<App registry={registry} stores={stores} nonce={config.nonce} />);
+if (container) {
+  createRoot(container).render(
+    <App registry={registry} stores={stores} nonce={config.nonce} initialMessages={initialMessages} />,
+  );
+}

@@ -33,6 +33,10 @@ const NOTICE_BY_CODE: Readonly<Record<string, OrganizationNotice>> = {
  * undefined for anything else (a server or network failure stays a failure the user can retry).
  */
 export function organizationNoticeOf(error: RequestError): OrganizationNotice | undefined {
-  const code = errorCodeOf(error);
+  return organizationNoticeOfCode(errorCodeOf(error));
+}
+
+/** The notice of a service error code (as the page's bootstrap carries it); undefined when it is not a policy one. */
+export function organizationNoticeOfCode(code: string | null | undefined): OrganizationNotice | undefined {
   return code && Object.hasOwn(NOTICE_BY_CODE, code) ? NOTICE_BY_CODE[code] : undefined;
 }

@@ -42,3 +42,25 @@ describe('page configuration', () => {
     expect(parsePageConfig(JSON.stringify({ appId: { x: 1 }, host: 42 }))).toEqual({ ...defaults, host: '42' });
   });
 });
+
+describe('page bootstrap', () => {
+  it('keeps a well-formed bootstrap and drops what is malformed, never the page', () => {
+    const me = { id: 'u1', username: 'alice' };
+    const good = parsePageConfig(
+      JSON.stringify({
+        bootstrap: {
+          locale: 'en_US',
+          messages: { a: 'A' },
+          me,
+          organization: { id: 'o1', name: 'Acme', logo: null },
+          apps: [{ identity: 'codeup', id: 'x', name: 'Codeup' }, 'junk'],
+          organizationError: null,
+        },
+      }),
+    );
+    expect(good.bootstrap).toMatchObject({ locale: 'en_US', messages: { a: 'A' }, me, apps: [{ identity: 'codeup' }] });
+    expect(parsePageConfig(JSON.stringify({ bootstrap: { locale: 'fr_FR', me } })).bootstrap).toBeUndefined();
+    const odd = parsePageConfig(JSON.stringify({ bootstrap: { locale: 'zh_CN', messages: { a: 1 }, me: { id: 1 } } }));
+    expect(odd.bootstrap).toEqual({ locale: 'zh_CN' });
+  });
+});

@@ -1,4 +1,4 @@
-import type { PageConfig as ServedPageConfig } from '../../schemas/page-config';
+import type { PageBootstrap, PageConfig as ServedPageConfig } from '../../schemas/page-config';
 
 /** The id of the `<script type="application/json">` tag the service renders into every page. */
 export const PAGE_CONFIG_ELEMENT_ID = 'page-config';
@@ -38,7 +38,37 @@ export function parsePageConfig(text: string | null | undefined, nonce?: string 
   const csrf = str(raw.csrfToken);
   if (csrf) config.csrfToken = csrf;
   if (nonce) config.nonce = nonce;
+  const bootstrap = parseBootstrap(raw.bootstrap);
+  if (bootstrap) config.bootstrap = bootstrap;
   return config;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The bootstrap part, checked just enough that the app can rely on it; anything malformed drops that part (the app
+ * then makes the call it would have made without it), never the page.
+ */
+export function parseBootstrap(raw: unknown): PageBootstrap | undefined {
+  if (!isRecord(raw) || (raw.locale !== 'zh_CN' && raw.locale !== 'en_US')) return undefined;
+  const boot: PageBootstrap = { locale: raw.locale };
+  if (isRecord(raw.messages) && Object.values(raw.messages).every((v) => typeof v === 'string')) {
+    boot.messages = raw.messages as Record<string, string>;
+  }
+  const me = raw.me;
+  if (isRecord(me) && typeof me.id === 'string' && typeof me.username === 'string') {
+    boot.me = me as unknown as NonNullable<PageBootstrap['me']>;
+    const org = raw.organization;
+    boot.organization =
+      isRecord(org) && typeof org.id === 'string' && typeof org.name === 'string'
+        ? (org as unknown as NonNullable<PageBootstrap['organization']>)
+        : null;
+    boot.apps = Array.isArray(raw.apps)
+      ? raw.apps.filter((a): a is NonNullable<PageBootstrap['apps']>[number] => isRecord(a) && typeof a.identity === 'string')
+      : null;
+    boot.organizationError = typeof raw.organizationError === 'string' ? raw.organizationError : null;
+  }
+  return boot;
 }
 
 /** Reads the page's config script; a missing tag or document gives the defaults. */

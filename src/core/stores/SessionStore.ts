@@ -2,7 +2,8 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { LOCALE_COOKIE, localeTag } from '../../../schemas/locale';
 import { computeAccess, type AccessFlags } from '../access';
 import { edition, type Locale } from '../edition';
-import { organizationNoticeOf, type OrganizationNotice } from '../organization';
+import { organizationNoticeOf, organizationNoticeOfCode, type OrganizationNotice } from '../organization';
+import type { PageBootstrap } from '../../../schemas/page-config';
 import type { RequestClient } from '../request';
 import type { Me, Organization } from '../../../schemas/session';
 import { sessionApi } from './session-api';
@@ -29,11 +30,37 @@ export class SessionStore {
   /** The language the UI shows. */
   locale: Locale;
   private api: ReturnType<typeof sessionApi>;
+  /** Set while the state came with the page: the first `load()` then has nothing to fetch. */
+  private fromPage = false;
 
-  constructor(client: RequestClient, locale: Locale) {
+  constructor(client: RequestClient, locale: Locale, bootstrap?: PageBootstrap) {
     this.locale = locale;
     this.api = sessionApi(client);
-    makeAutoObservable<SessionStore, 'api'>(this, { api: false });
+    makeAutoObservable<SessionStore, 'api' | 'fromPage'>(this, { api: false, fromPage: false });
+    if (bootstrap) this.applyBootstrap(bootstrap);
+  }
+
+  /**
+   * Takes the state the service put in the page (same rules as the calls): the first render shows the user, the
+   * organisation and the menus without waiting. A page without `me` was served to nobody signed in.
+   */
+  private applyBootstrap(boot: PageBootstrap): void {
+    this.fromPage = true;
+    this.loading = false;
+    if (!boot.me) {
+      this.signedOut = true;
+      return;
+    }
+    const orgId = boot.me.organization_id ?? '';
+    this.api.setTenant(orgId);
+    this.user = boot.me;
+    this.organization = boot.organization ?? null;
+    this.installedApps = (boot.apps ?? []).map((a) => a.identity);
+    const notice = orgId ? organizationNoticeOfCode(boot.organizationError) : 'no-org';
+    this.organizationNotice = notice ?? null;
+    // An organisation error that is not a policy notice is a failure the shell offers to retry.
+    this.failed = !!boot.organizationError && !notice;
+    if (this.failed) this.fromPage = false;
   }
 
   /** Permission flags from user, installed apps and edition; recomputed when any changes. */
@@ -46,6 +73,10 @@ export class SessionStore {
    * organisation of `me` becomes the `x-tenant-id` of later calls, so a switch (here or in another tab) is followed.
    */
   async load(): Promise<void> {
+    if (this.fromPage) {
+      this.fromPage = false;
+      return;
+    }
     this.loading = true;
     this.failed = false;
     const [meError, me] = await this.api.me();

@@ -1,4 +1,5 @@
 import { createContext, use, useContext, type ReactNode } from 'react';
+import type { PageBootstrap } from '../../../schemas/page-config';
 import { edition, type EditionManifest, type Locale } from '../edition';
 import type { RequestClient } from '../request';
 import type { Tracker } from '../tracking';
@@ -48,6 +49,8 @@ export interface RootStoreOptions {
   stores?: Partial<StoreMap>;
   /** Feature flags instead of the edition's. */
   features?: EditionManifest['features'];
+  /** The session state the service put in the page, so the first render needs no call. */
+  bootstrap?: PageBootstrap;
 }
 
 /** A promise React's `use()` reads at once, without suspending, when it is already settled. */
@@ -68,7 +71,7 @@ export function createRootStore(
   track: (session: SessionStore) => Tracker,
   options: RootStoreOptions = {},
 ): RootStore {
-  const session = new SessionStore(client, locale);
+  const session = new SessionStore(client, locale, options.bootstrap);
   const cache = new Map<StoreName, Tracked<unknown>>();
   for (const [name, store] of Object.entries(options.stores ?? {}))
     cache.set(name as StoreName, settled(store as unknown));

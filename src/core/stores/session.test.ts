@@ -76,3 +76,53 @@ describe('SessionStore: the organisation the user works in', () => {
     expect(backend.callsTo(APPS).map((c) => c.headers['x-tenant-id'])).toEqual(['o1', 'o2']);
   });
 });
+
+describe('SessionStore: the state that came with the page', () => {
+  const boot = {
+    locale: 'en_US' as const,
+    me: TEST_USER,
+    organization: { id: 'o1', name: 'Org o1', logo: null },
+    apps: [{ identity: 'codeup', id: 'a1', name: 'Codeup' }],
+    organizationError: null,
+  };
+
+  it('renders the user, organisation and apps at once, and its first load asks the service nothing', async () => {
+    const backend = fakeBackend({});
+    const store = new SessionStore(backend.client, 'en_US', boot);
+    expect(store).toMatchObject({ loading: false, failed: false, signedOut: false, installedApps: ['codeup'] });
+    expect(store.organization?.name).toBe('Org o1');
+    await store.load();
+    expect(backend.calls).toHaveLength(0);
+    // Later /uiless/ calls carry the page's organisation; a later load (a switch) asks again.
+    await backend.client.get('/uiless/api/anything');
+    expect(backend.calls.at(-1)?.headers['x-tenant-id']).toBe('o1');
+  });
+
+  it('takes a policy refusal as its notice, and an unknown refusal as a failure the next load retries', async () => {
+    const restricted = new SessionStore(fakeBackend({}).client, 'en_US', {
+      ...boot,
+      organization: null,
+      apps: null,
+      organizationError: 'OrganizationIpRestricted',
+    });
+    expect(restricted).toMatchObject({ failed: false, organizationNotice: 'ip-restricted', installedApps: [] });
+    const backend = fakeBackend({
+      'GET /individual/proxy/me': ok(TEST_USER),
+      [ORG]: ok({ id: 'o1', name: 'Org o1', logo: null }),
+      [APPS]: ok({ results: [] }),
+    });
+    const odd = new SessionStore(backend.client, 'en_US', { ...boot, apps: null, organizationError: 'Whatever' });
+    expect(odd.failed).toBe(true);
+    await odd.load();
+    expect(backend.callsTo('GET /individual/proxy/me')).toHaveLength(1);
+    expect(odd.failed).toBe(false);
+  });
+
+  it('a page served to nobody signed in starts signed out without a call', async () => {
+    const backend = fakeBackend({});
+    const store = new SessionStore(backend.client, 'zh_CN', { locale: 'zh_CN' });
+    expect(store).toMatchObject({ loading: false, signedOut: true, user: null });
+    await store.load();
+    expect(backend.calls).toHaveLength(0);
+  });
+});

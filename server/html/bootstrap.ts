@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { AppError } from '../errors';
+import { resolveLocale } from '../i18n/index';
+import { enterOrganization } from '../http/tenant';
+import { installedApps, toMe } from '../routes/core';
+import type { PageBootstrap } from '../../schemas/page-config';
+import type { SupportedLocale } from '../../schemas/locale';
+
+/** Where the build writes an edition's merged catalogue of one language (scripts/lib/catalogue.ts). */
+export function catalogueFile(editionDir: string, locale: SupportedLocale): string {
+  return path.join(editionDir, `catalogue.${locale}.json`);
+}
+
+/** Reads the built catalogues once per file version (a rebuild is picked up without a restart). */
+export class CatalogueCache {
+  private readonly cache = new Map<string, { mtimeMs: number; messages: Record<string, string> }>();
+
+  constructor(private readonly editionDir: string) {}
+
+  /** The catalogue of a language, or undefined when the build wrote none (e.g. a test's stand-in bundle). */
+  get(locale: SupportedLocale): Record<string, string> | undefined {
+    const file = catalogueFile(this.editionDir, locale);
+    try {
+      const st = fs.statSync(file);
+      const hit = this.cache.get(file);
+      if (hit && hit.mtimeMs === st.mtimeMs) return hit.messages;
+      const messages = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+      this.cache.set(file, { mtimeMs: st.mtimeMs, messages });
+      return messages;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * What the page's first render needs, computed with the same rules as the calls it replaces: the catalogue of the
+ * language the web app will pick (locale cookie, else the edition's default — not Accept-Language, which the app
+ * ignores), and with a session the user, the current organisation (admitted by the tenant checks, or the code it
+ * refused with) and its installed apps.
+ */
+export async function pageBootstrap(
+  ctx: AppContext,
+  req: FastifyRequest,
+  catalogues: CatalogueCache,
+): Promise<PageBootstrap> {
+  const locale = resolveLocale(req.cookies, undefined, ctx.edition.locale.default);
+  const boot: PageBootstrap = { locale };
+  const messages = catalogues.get(locale);
+  if (messages) boot.messages = messages;
+  const user = req.session?.user;
+  if (!user) return boot;
+  boot.me = toMe(user);
+  boot.organization = null;
+  boot.apps = [];
+  boot.organizationError = null;
+  if (!user.current_org_id) return boot;
+  try {
+    const org = await enterOrganization(req, user.current_org_id);
+    boot.organization = { id: org.id, name: org.name, logo: org.logo };
+    boot.apps = await installedApps(ctx, org.id, locale);
+  } catch (e) {
+    if (!(e instanceof AppError) || e.status !== 403) throw e;
+    boot.apps = null;
+    boot.organizationError = e.code;
+  }
+  return boot;
+}

@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Client, useTestServer } from '../kit/server';
+import type { PageConfig } from '../../schemas/page-config';
+
+// The page carries what its first render needs (no call before it): catalogue, user, organisation, apps.
+const FIXTURE = path.join(import.meta.dirname, '../fixtures/server/web-dist');
+const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'account-bootstrap-dist-'));
+fs.cpSync(FIXTURE, dist, { recursive: true });
+fs.writeFileSync(path.join(dist, 'vpc/catalogue.zh_CN.json'), JSON.stringify({ 'core.hello': '你好' }));
+fs.writeFileSync(path.join(dist, 'vpc/catalogue.en_US.json'), JSON.stringify({ 'core.hello': 'Hello' }));
+
+const PASSWORD = 'Secret#123';
+
+async function pageConfig(c: Client, url = '/users/settings/profile', headers: Record<string, string> = {}) {
+  const page = await c.req('GET', url, { headers });
+  expect(page.status).toBe(200);
+  const m = /<script[^>]*id="page-config"[^>]*>([\s\S]*?)<\/script>/.exec(page.text);
+  return JSON.parse(m![1]) as PageConfig;
+}
+
+describe('page bootstrap', () => {
+  const s = useTestServer({
+    env: { DIST_DIR: dist },
+    seed: {
+      orgs: {
+        Acme: ['codeup', 'packages'],
+        Walled: { apps: ['codeup'], ipWhitelist: ['10.0.0.0/8'] },
+      },
+      users: {
+        alice: { password: PASSWORD, org: 'Acme', email: 'alice@example.com' },
+        walt: { password: PASSWORD, org: 'Walled' },
+        nora: { password: PASSWORD },
+      },
+      signIn: ['alice', 'walt', 'nora'],
+    },
+  });
+  afterAll(() => fs.rmSync(dist, { recursive: true, force: true }));
+
+  it('a signed-in page has the user, the organisation, its apps and the catalogue of the edition default', async () => {
+    const boot = (await pageConfig(s.clients.alice)).bootstrap!;
+    expect(boot.locale).toBe('zh_CN');
+    expect(boot.messages).toEqual({ 'core.hello': '你好' });
+    expect(boot.me).toMatchObject({ username: 'alice', email: 'alice@example.com', organization_id: s.orgs.Acme });
+    expect(boot.organization).toEqual({ id: s.orgs.Acme, name: 'Acme', logo: null });
+    expect(boot.apps?.map((a) => a.identity)).toEqual(['codeup', 'packages']);
+    expect(boot.organizationError).toBeNull();
+    // The same as the calls it replaces.
+    const me = await s.clients.alice.req('GET', '/individual/proxy/me');
+    expect(boot.me).toEqual(me.json);
+    const apps = await s.clients.alice.req('POST', '/uiless/api/apps:search', { body: {} });
+    expect(boot.apps).toEqual(apps.json.results);
+  });
+
+  it('follows the locale cookie, not Accept-Language (the app’s own rule)', async () => {
+    const c = s.clients.alice;
+    expect((await pageConfig(c, '/users/settings/profile', { 'accept-language': 'en-US' })).bootstrap!.locale).toBe(
+      'zh_CN',
+    );
+    const en = await pageConfig(new Client(s.url), '/users/login', { cookie: 'ak_user_locale=en_US' });
+    expect(en.bootstrap).toEqual({ locale: 'en_US', messages: { 'core.hello': 'Hello' } });
+  });
+
+  it('an organisation that refuses the request is named by its code, with no apps', async () => {
+    const boot = (await pageConfig(s.clients.walt)).bootstrap!;
+    expect(boot).toMatchObject({ organization: null, apps: null, organizationError: 'OrganizationIpRestricted' });
+    expect(boot.me?.username).toBe('walt');
+  });
+
+  it('a user in no organisation, and a page without a session, carry no organisation', async () => {
+    expect((await pageConfig(s.clients.nora)).bootstrap).toMatchObject({
+      organization: null,
+      apps: [],
+      organizationError: null,
+    });
+    const anon = (await pageConfig(new Client(s.url), '/users/login')).bootstrap!;
+    expect(anon.me).toBeUndefined();
+    expect(anon.organization).toBeUndefined();
+  });
+});
