@@ -34,6 +34,17 @@ export interface PluginRoute {
   frame?: 'app' | 'bare';
 }
 
+/**
+ * A control a plugin adds to the top bar of a signed-in user (before help and language), e.g. the message bell. It
+ * loads lazily in its own chunk, so the shell never imports the plugin and an edition without it shows nothing.
+ */
+export interface HeaderItem {
+  /** Unique across plugins (the registry refuses a second one); also the React key. */
+  key: string;
+  /** The control's module, `() => import('./components/Item')`, in a chunk of its own (`plugin-<id>-<item>`). */
+  load: PageLoader;
+}
+
 /** One locale's messages, keyed `<pluginId>.<area>.<element>`. */
 export type MessageCatalogue = Record<string, string>;
 
@@ -56,6 +67,8 @@ export interface PluginDefinition {
   id: string;
   routes?: PluginRoute[];
   settingsSections?: SettingsSection[];
+  /** Controls in the top bar (signed-in users only), in plugin order. */
+  headerItems?: HeaderItem[];
   messages: PluginMessages;
   /**
    * The plugin's stores as lazy factories, `{ accessTokens: () => import('./store') }` (same chunk name as its
@@ -69,7 +82,7 @@ export function definePlugin(def: PluginDefinition): PluginDefinition {
   return def;
 }
 
-/** Raised when two plugins claim the same id, route or sidebar key. */
+/** Raised when two plugins claim the same id, route, sidebar key, header item or store. */
 export class RegistryError extends Error {
   override name = 'RegistryError';
 }
@@ -79,6 +92,8 @@ export interface Registry {
   plugins: PluginDefinition[];
   sections: SettingsSection[];
   routes: PluginRoute[];
+  /** The top-bar controls of all plugins, in plugin order. */
+  headerItems: HeaderItem[];
   /** The store loaders of all plugins, by store name. */
   stores: PluginStores;
   /** Messages of all plugins merged for one locale (loaded on first use, then cached). */
@@ -86,9 +101,24 @@ export interface Registry {
   section(key: string): SettingsSection | undefined;
 }
 
-/** Indexes plugins, refusing duplicate ids, sidebar keys, route paths and store names (message ids: `npm run check:messages`). */
+/** The header items of the registry built last; see `registeredHeaderItems`. */
+let lastHeaderItems: readonly HeaderItem[] = [];
+
+/**
+ * The top-bar controls of the registry built last. The app builds one registry at start-up; the top bar sits in
+ * frames that are not handed the registry (settings shell, framed pages, error pages), so it reads them here.
+ */
+export function registeredHeaderItems(): readonly HeaderItem[] {
+  return lastHeaderItems;
+}
+
+/**
+ * Indexes plugins, refusing duplicate ids, sidebar keys, route paths, header items and store names (message ids:
+ * `npm run check:messages`).
+ */
 export function createRegistry(plugins: PluginDefinition[]): Registry {
   const ids = new Set<string>();
+  const headerItems = new Map<string, HeaderItem>();
   const keys = new Map<string, SettingsSection>();
   const paths = new Set<string>();
   const stores: Partial<Record<StoreName, StoreLoader<unknown>>> = {};
@@ -107,12 +137,18 @@ export function createRegistry(plugins: PluginDefinition[]): Registry {
       if (paths.has(r.path)) throw new RegistryError(`duplicate route "${r.path}" (plugin "${p.id}")`);
       paths.add(r.path);
     }
+    for (const h of p.headerItems ?? []) {
+      if (headerItems.has(h.key)) throw new RegistryError(`duplicate header item "${h.key}" (plugin "${p.id}")`);
+      headerItems.set(h.key, h);
+    }
   }
+  lastHeaderItems = [...headerItems.values()];
   const cache = new Map<Locale, Promise<MessageCatalogue>>();
   return {
     plugins,
     sections: [...keys.values()],
     routes: plugins.flatMap((p) => p.routes ?? []),
+    headerItems: [...lastHeaderItems],
     stores: stores as PluginStores,
     loadMessages(locale) {
       let m = cache.get(locale);

@@ -1,8 +1,10 @@
 import { GlobalOutlined, LogoutOutlined, QuestionCircleOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Button, Dropdown, Space } from 'antd';
 import { observer } from 'mobx-react-lite';
+import { Component, lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { edition, type Locale } from '../core/edition';
+import { registeredHeaderItems, type HeaderItem } from '../core/plugin';
 import { useStores } from '../core/stores/root';
 import { AppSwitcher } from './AppSwitcher';
 import { currentPath, logoutUrl, switchOrganizationUrl } from './links';
@@ -11,8 +13,54 @@ const LOCALES: Locale[] = ['zh_CN', 'en_US'];
 
 export { logoutUrl, switchOrganizationUrl } from './links';
 
-/** Top bar: brand, app switcher, current organisation (a link to change it), help centre, language and logout. */
-export const TopBar = observer(function TopBar() {
+/** One lazy component per header item, made once, so re-rendering the bar never remounts (or reloads) a control. */
+const lazyItems = new WeakMap<HeaderItem, LazyExoticComponent<ComponentType>>();
+
+function lazyItem(item: HeaderItem): LazyExoticComponent<ComponentType> {
+  let component = lazyItems.get(item);
+  if (!component) {
+    component = lazy(item.load);
+    lazyItems.set(item, component);
+  }
+  return component;
+}
+
+/** Leaves a control out when its chunk fails to load or it throws: the rest of the bar keeps working. */
+class LeaveOutOnError extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}
+
+/** Renders a plugin's top-bar control once its chunk has loaded (nothing meanwhile). */
+function HeaderItemSlot({ item }: { item: HeaderItem }) {
+  const Item = lazyItem(item);
+  return (
+    <LeaveOutOnError>
+      <Suspense fallback={null}>
+        <Item />
+      </Suspense>
+    </LeaveOutOnError>
+  );
+}
+
+/** Props of the top bar. */
+export interface TopBarProps {
+  /** The plugins' top-bar controls; defaults to those of the app's registry (tests pass their own). */
+  headerItems?: readonly HeaderItem[];
+}
+
+/**
+ * Top bar: brand, app switcher, current organisation (a link to change it), the plugins' controls (e.g. the message
+ * bell) for a signed-in user, help centre, language and logout.
+ */
+export const TopBar = observer(function TopBar({ headerItems = registeredHeaderItems() }: TopBarProps) {
   const { session } = useStores();
   const intl = useIntl();
   // A path: the redirect rule follows paths on any deployment, absolute URLs only on its exact origin.
@@ -69,6 +117,7 @@ export const TopBar = observer(function TopBar() {
       )}
       <span style={{ flex: 1 }} />
       <Space size={4} wrap={false} style={{ flex: 'none' }}>
+        {user && headerItems.map((item) => <HeaderItemSlot key={item.key} item={item} />)}
         {edition.helpLinks.helpCenter && (
           <Button
             type="text"

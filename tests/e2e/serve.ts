@@ -44,6 +44,13 @@ await seedAccounts(app.ctx, {
 await addMember(app.ctx, E2E_PACKAGES_ORG.name, E2E_ORG_USERS.switcher.username);
 // The third-party page of the keys user shows one synchronised account (DingTalk) and two empty entries.
 await bindIdentity(app.ctx, { username: E2E_USERS.keys.username, provider: 'dingtalk', openId: 'ding-e2e-001' });
+// The message center spec (tests/e2e/inbox.spec.ts, which names them too): an empty inbox per test.
+await seedAccounts(app.ctx, {
+  users: {
+    'inbox-flow': { org: E2E_ORG.name, name: 'Inbox User', password: 'Inbox@pass1' },
+    'inbox-keys': { org: E2E_ORG.name, name: 'Inbox Keys User', password: 'Inbox@pass1' },
+  },
+});
 await app.listen({ port: config.port, host: config.host });
 const mailApi = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');

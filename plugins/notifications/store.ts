@@ -1,0 +1,400 @@
+import { runInAction } from 'mobx';
+import type { RequestClient, RequestError, RequestResult } from '../../src/core/request';
+import { failureOf, type ActionResult, type Failure } from '../../src/core/stores/failure';
+import { annotate, SectionStore } from '../../src/core/stores/resource';
+import type { StoreCore, StoreFactory } from '../../src/core/stores/root';
+import { inboxApi, type InboxApi } from './api';
+import type { InboxChanged, InboxCounts, InboxMessage } from './contract';
+import { INBOX_BATCH_MAX, INBOX_PAGE_SIZE_DEFAULT, type InboxApp, type InboxTab } from './limits';
+
+/** Service error codes the page explains in its own catalogue (the UI language may differ from the service's). */
+export const INBOX_ERROR_MESSAGES: Readonly<Record<string, string>> = {
+  InboxMessageNotFound: 'notifications.error.notFound',
+  InboxMessageUnreadSensitive: 'notifications.error.unreadSensitive',
+};
+
+/** What the page shows when an action fails with nothing more specific to say. */
+export const INBOX_FALLBACKS = {
+  read: 'notifications.result.readFailed',
+  remove: 'notifications.result.deleteFailed',
+  loadMore: 'notifications.result.loadMoreFailed',
+} as const;
+
+const failure = (fallbackId: string) => (error: RequestError) =>
+  failureOf(error, INBOX_ERROR_MESSAGES, fallbackId, { serviceText: false });
+
+/** Counts of nothing: before the first answer and when none could be read. */
+export const NO_COUNTS: InboxCounts = { unread: 0, total: 0, apps: [] };
+
+/** The bell refreshes its count at most this often by itself (besides focus, navigation and the page's changes). */
+export const COUNTS_POLL_MS = 60_000;
+
+/** Outcome of a change that may touch several messages: how many it changed, and how many it kept. */
+export type InboxChangeResult = { ok: true; changed: InboxChanged } | { ok: false; failure?: Failure };
+
+/**
+ * Unread and total counts, shared by the bell and the page (one instance per root store): the page's changes
+ * refresh it, and the bell shows it at once. A failed refresh keeps what it knew, so the bell does not flicker to 0.
+ */
+export class InboxCountsStore extends SectionStore {
+  /** The last counts the service answered; `NO_COUNTS` until then. */
+  counts: InboxCounts = NO_COUNTS;
+  private readonly api: InboxApi;
+  private sequence = 0;
+  private watchers = 0;
+  private stopWatching: (() => void) | null = null;
+
+  constructor(api: InboxApi) {
+    super();
+    this.api = api;
+    annotate<InboxCountsStore>(this, { observable: ['counts'], action: ['refresh'] });
+  }
+
+  /** Unread messages, of one application or of all. */
+  unreadOf(app: InboxApp | null = null): number {
+    return app ? (this.counts.apps.find((a) => a.app === app)?.unread ?? 0) : this.counts.unread;
+  }
+
+  /** All messages, of one application or of all. */
+  totalOf(app: InboxApp | null = null): number {
+    return app ? (this.counts.apps.find((a) => a.app === app)?.total ?? 0) : this.counts.total;
+  }
+
+  /** Asks the service again; when answers cross, the latest request wins. */
+  async refresh(): Promise<void> {
+    const sequence = ++this.sequence;
+    const [error, counts] = await this.loadWith(
+      this.api.counts(),
+      () => {},
+      () => {},
+    );
+    if (!error && sequence === this.sequence) runInAction(() => (this.counts = counts));
+  }
+
+  /**
+   * Keeps the counts fresh while a bell shows them: on window focus, when the tab becomes visible, and every
+   * `COUNTS_POLL_MS` while it is visible. Returns the stop function (the last watcher to stop ends it all).
+   */
+  watch(): () => void {
+    if (this.watchers++ === 0) this.stopWatching = this.startWatching();
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      if (--this.watchers === 0) {
+        this.stopWatching?.();
+        this.stopWatching = null;
+      }
+    };
+  }
+
+  private startWatching(): () => void {
+    const visible = () => typeof document === 'undefined' || document.visibilityState !== 'hidden';
+    const onFocus = () => void this.refresh();
+    const onVisibility = () => visible() && void this.refresh();
+    window.addEventListener('focus', onFocus);
+    document.addEventListener('visibilitychange', onVisibility);
+    const timer = setInterval(() => visible() && void this.refresh(), COUNTS_POLL_MS);
+    return () => {
+      window.removeEventListener('focus', onFocus);
+      document.removeEventListener('visibilitychange', onVisibility);
+      clearInterval(timer);
+    };
+  }
+}
+
+/**
+ * The message center's list: a tab and an application filter, the pages loaded so far (first page replaces,
+ * "load more" appends), a selection, and the actions; every change refreshes the shared counts.
+ */
+export class InboxStore extends SectionStore {
+  /** The tab shown: every message or only the unread ones. */
+  tab: InboxTab = 'all';
+  /** The application filter; null shows every application. */
+  app: InboxApp | null = null;
+  /** The messages loaded so far, newest first (empty after a failed load). */
+  messages: InboxMessage[] = [];
+  /** Token of the next page; null when the last page is loaded. */
+  nextToken: string | null = null;
+  /** "Load more" is in flight (the list stays as it is meanwhile). */
+  loadingMore = false;
+  /** Ids of the selected messages (only loaded ones). */
+  selected = new Set<string>();
+  /** Unread and total counts, shared with the bell. */
+  readonly counts: InboxCountsStore;
+  private readonly api: InboxApi;
+  private readonly pageSize: number;
+  private generation = 0;
+
+  constructor(api: InboxApi, counts: InboxCountsStore, options: { pageSize?: number } = {}) {
+    // The page shows a skeleton until the first page has settled.
+    super({ loading: true });
+    this.api = api;
+    this.counts = counts;
+    this.pageSize = options.pageSize ?? INBOX_PAGE_SIZE_DEFAULT;
+    annotate<InboxStore, 'markReadLocally' | 'dropLocally'>(this, {
+      observable: ['tab', 'app', 'messages', 'nextToken', 'loadingMore', 'selected'],
+      action: [
+        'load',
+        'loadMore',
+        'setTab',
+        'setApp',
+        'toggle',
+        'selectAll',
+        'clearSelection',
+        'markRead',
+        'markSelectedRead',
+        'markAllRead',
+        'remove',
+        'removeSelected',
+        'removeRead',
+        'markReadLocally',
+        'dropLocally',
+      ],
+      computed: ['selectedMessages', 'allSelected'],
+    });
+  }
+
+  /** The selected messages, in list order. */
+  get selectedMessages(): InboxMessage[] {
+    return this.messages.filter((m) => this.selected.has(m.id));
+  }
+
+  /** Every loaded message is selected (and there is at least one). */
+  get allSelected(): boolean {
+    return this.messages.length > 0 && this.messages.every((m) => this.selected.has(m.id));
+  }
+
+  /** Loads the first page of the tab and filter, replacing the list and the selection; refreshes the counts too. */
+  async load(): Promise<void> {
+    const generation = ++this.generation;
+    void this.counts.refresh();
+    await this.loadWith(
+      this.api.list(this.query()),
+      (page) => {
+        if (generation !== this.generation) return;
+        this.messages = page.messages;
+        this.nextToken = page.pages.next_token;
+        this.selected = new Set();
+      },
+      () => {
+        if (generation !== this.generation) return;
+        this.messages = [];
+        this.nextToken = null;
+        this.selected = new Set();
+      },
+    );
+  }
+
+  /** Appends the next page; a failure keeps the list and says so. */
+  async loadMore(): Promise<ActionResult> {
+    const token = this.nextToken;
+    if (!token || this.loadingMore || this.loading) return { ok: true };
+    const generation = this.generation;
+    return this.saveWith(this.api.list({ ...this.query(), next_token: token }), {
+      busy: (on) => (this.loadingMore = on),
+      failure: failure(INBOX_FALLBACKS.loadMore),
+      apply: (page) => {
+        // A reload started meanwhile owns the list now.
+        if (generation !== this.generation) return;
+        const known = new Set(this.messages.map((m) => m.id));
+        this.messages = [...this.messages, ...page.messages.filter((m) => !known.has(m.id))];
+        this.nextToken = page.pages.next_token;
+      },
+    });
+  }
+
+  /** Shows another tab, from its first page. */
+  setTab(tab: InboxTab): Promise<void> {
+    this.tab = tab;
+    return this.load();
+  }
+
+  /** Filters by one application (null: all), from the first page. */
+  setApp(app: InboxApp | null): Promise<void> {
+    this.app = app;
+    return this.load();
+  }
+
+  /** Selects or unselects one message. */
+  toggle(id: string, on = !this.selected.has(id)): void {
+    const next = new Set(this.selected);
+    if (on) next.add(id);
+    else next.delete(id);
+    this.selected = next;
+  }
+
+  /** Selects every loaded message, or none. */
+  selectAll(on: boolean): void {
+    this.selected = new Set(on ? this.messages.map((m) => m.id) : []);
+  }
+
+  /** Forgets the selection. */
+  clearSelection(): void {
+    this.selected = new Set();
+  }
+
+  /** Marks one message read (opening it, following its link); one already read needs no call. */
+  async markRead(id: string): Promise<ActionResult> {
+    const m = this.messages.find((x) => x.id === id);
+    if (m?.read) return { ok: true };
+    const r = await this.saveWith(this.api.read(id), {
+      failure: failure(INBOX_FALLBACKS.read),
+      apply: () => this.markReadLocally([id]),
+    });
+    if (!r.ok && r.failure && 'id' in r.failure && r.failure.id === INBOX_ERROR_MESSAGES.InboxMessageNotFound)
+      this.dropLocally([id]);
+    void this.counts.refresh();
+    return r;
+  }
+
+  /** Marks the selected messages read (at most `INBOX_BATCH_MAX` per call), keeping the selection. */
+  async markSelectedRead(): Promise<InboxChangeResult> {
+    const ids = this.selectedMessages.filter((m) => !m.read).map((m) => m.id);
+    if (!ids.length) return { ok: true, changed: { count: 0, kept: 0 } };
+    return this.inBatches(
+      ids,
+      (batch) => this.api.readMany({ ids: batch }),
+      INBOX_FALLBACKS.read,
+      (batch) => this.markReadLocally(batch),
+    );
+  }
+
+  /** Marks every unread message read (of the filtered application when one is chosen). */
+  async markAllRead(): Promise<InboxChangeResult> {
+    const body = this.app ? { app: this.app } : {};
+    return this.change(this.api.readMany(body), INBOX_FALLBACKS.read, () =>
+      this.markReadLocally(this.messages.map((m) => m.id)),
+    );
+  }
+
+  /** Deletes one message; an unread security message is refused (the page disables its control anyway). */
+  async remove(id: string): Promise<ActionResult> {
+    const r = await this.saveWith(this.api.remove(id), {
+      failure: failure(INBOX_FALLBACKS.remove),
+      apply: () => this.dropLocally([id]),
+    });
+    if (!r.ok && r.failure && 'id' in r.failure && r.failure.id === INBOX_ERROR_MESSAGES.InboxMessageNotFound)
+      this.dropLocally([id]);
+    void this.counts.refresh();
+    await this.afterRemoval();
+    return r;
+  }
+
+  /**
+   * Deletes the selected messages; the service keeps unread security messages (`kept`), which stay listed and
+   * selected so the person sees which ones.
+   */
+  async removeSelected(): Promise<InboxChangeResult> {
+    const chosen = this.selectedMessages;
+    if (!chosen.length) return { ok: true, changed: { count: 0, kept: 0 } };
+    const keeps = (m: InboxMessage) => m.sensitive && !m.read;
+    const r = await this.inBatches(
+      chosen.map((m) => m.id),
+      (batch) => this.api.removeMany({ ids: batch }),
+      INBOX_FALLBACKS.remove,
+      (batch) => {
+        const ids = new Set(batch);
+        this.dropLocally(chosen.filter((m) => ids.has(m.id) && !keeps(m)).map((m) => m.id));
+      },
+    );
+    // What the service kept is not what the page expected (a message was read elsewhere meanwhile): ask again.
+    if (r.ok && r.changed.kept !== chosen.filter(keeps).length) await this.load();
+    else await this.afterRemoval();
+    return r;
+  }
+
+  /** Deletes every read message (of the filtered application when one is chosen). */
+  async removeRead(): Promise<InboxChangeResult> {
+    const body = this.app ? { app: this.app } : {};
+    const r = await this.change(this.api.removeRead(body), INBOX_FALLBACKS.remove, () =>
+      this.dropLocally(this.messages.filter((m) => m.read).map((m) => m.id)),
+    );
+    await this.afterRemoval();
+    return r;
+  }
+
+  /** The list call's body for the tab and filter. */
+  private query() {
+    return { tab: this.tab, page_size: this.pageSize, ...(this.app ? { app: this.app } : {}) };
+  }
+
+  /** Runs one change call: busy flag, failure mapping, `apply` on success; then refreshes the counts. */
+  private async change(
+    call: Promise<RequestResult<InboxChanged>>,
+    fallbackId: string,
+    apply: () => void,
+  ): Promise<InboxChangeResult> {
+    let changed: InboxChanged = { count: 0, kept: 0 };
+    const r = await this.saveWith(call, {
+      failure: failure(fallbackId),
+      apply: (answer) => {
+        changed = answer;
+        apply();
+      },
+    });
+    void this.counts.refresh();
+    return r.ok ? { ok: true, changed } : r;
+  }
+
+  /** Runs a change over many ids in batches the service accepts, summing the answers; stops at the first failure. */
+  private async inBatches(
+    ids: string[],
+    call: (batch: string[]) => Promise<RequestResult<InboxChanged>>,
+    fallbackId: string,
+    apply: (batch: string[]) => void,
+  ): Promise<InboxChangeResult> {
+    const total: InboxChanged = { count: 0, kept: 0 };
+    for (let i = 0; i < ids.length; i += INBOX_BATCH_MAX) {
+      const batch = ids.slice(i, i + INBOX_BATCH_MAX);
+      const r = await this.change(call(batch), fallbackId, () => apply(batch));
+      if (!r.ok) return r;
+      total.count += r.changed.count;
+      total.kept += r.changed.kept;
+    }
+    return { ok: true, changed: total };
+  }
+
+  /** After a deletion emptied the loaded list while more pages exist, loads the first page again. */
+  private async afterRemoval(): Promise<void> {
+    if (!this.messages.length && this.nextToken) await this.load();
+  }
+
+  private markReadLocally(ids: string[]): void {
+    const set = new Set(ids);
+    this.messages = this.messages.map((m) => (set.has(m.id) && !m.read ? { ...m, read: true } : m));
+  }
+
+  private dropLocally(ids: string[]): void {
+    const set = new Set(ids);
+    this.messages = this.messages.filter((m) => !set.has(m.id));
+    if (ids.some((id) => this.selected.has(id)))
+      this.selected = new Set([...this.selected].filter((id) => !set.has(id)));
+  }
+}
+
+/** One counts store per root store, so the bell and the page share it whichever loads first. */
+const countsByCore = new WeakMap<StoreCore, InboxCountsStore>();
+
+function countsOf(core: StoreCore): InboxCountsStore {
+  let counts = countsByCore.get(core);
+  if (!counts) {
+    counts = new InboxCountsStore(inboxApi(core.client));
+    countsByCore.set(core, counts);
+  }
+  return counts;
+}
+
+/** Built when the page first asks for it (`useStore('inbox')`). */
+const createInboxStore: StoreFactory<InboxStore> = (core) => new InboxStore(inboxApi(core.client), countsOf(core));
+export default createInboxStore;
+
+/** Built when the bell (or the page) first asks for it (`useStore('inboxCounts')`). */
+export const createInboxCountsStore: StoreFactory<InboxCountsStore> = (core) => countsOf(core);
+
+/** Test seam: a counts store and a list store over one client, as the app wires them. */
+export function createInboxStores(client: RequestClient, options: { pageSize?: number } = {}) {
+  const api = inboxApi(client);
+  const counts = new InboxCountsStore(api);
+  return { counts, inbox: new InboxStore(api, counts, options) };
+}
