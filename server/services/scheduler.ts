@@ -98,10 +98,13 @@ export interface ExpiringItem {
 export async function emitDueExpiries(
   ctx: AppContext,
   kind: 'token' | 'ssh-key',
-  items: readonly ExpiringItem[],
   daysBefore: readonly number[],
+  /** The items expiring within the window (`expires_at` in (from, to]), read by the slice from its own table. */
+  expiringWithin: (window: { from: number; to: number }) => Promise<ExpiringItem[]>,
 ): Promise<void> {
+  if (!ctx.events.hasReceivers) return;
   const now = ctx.clock.now().getTime();
+  const items = await expiringWithin(expiryScanWindow(now, daysBefore));
   for (const item of items) {
     const due = dueExpiry(item.expiresAt, now, daysBefore);
     if (!due) continue;

@@ -1,4 +1,4 @@
-import { emitDueExpiries, expiryScanWindow } from '../../../server/services/scheduler';
+import { emitDueExpiries } from '../../../server/services/scheduler';
 import type { AppContext } from '../../../server/context';
 import type { PersonalAccessTokensTable } from './tables';
 import { AppError } from '../../../server/errors';
@@ -210,16 +210,15 @@ export async function removeToken(ctx: AppContext, userId: string, tokenId: stri
 export const TOKEN_NOTICE_DAYS = [7, 1] as const;
 
 /** Scheduled job: expiry notices of tokens within the window (see `emitDueExpiries`). */
-export async function tokenExpiryNotices(ctx: AppContext): Promise<void> {
-  if (!ctx.events.hasReceivers) return;
-  const { from, to } = expiryScanWindow(ctx.clock.now().getTime(), TOKEN_NOTICE_DAYS);
-  const rows = await ctx.db
-    .selectFrom('personal_access_tokens')
-    .select(['id', 'user_id', 'name', 'expires_at'])
-    .where('expires_at', 'is not', null)
-    .where('expires_at', '>', from)
-    .where('expires_at', '<=', to)
-    .execute();
-  const items = rows.map((r) => ({ id: r.id, userId: r.user_id, name: r.name, expiresAt: Number(r.expires_at) }));
-  await emitDueExpiries(ctx, 'token', items, TOKEN_NOTICE_DAYS);
+export function tokenExpiryNotices(ctx: AppContext): Promise<void> {
+  return emitDueExpiries(ctx, 'token', TOKEN_NOTICE_DAYS, async ({ from, to }) =>
+    (
+      await ctx.db
+        .selectFrom('personal_access_tokens')
+        .select(['id', 'user_id', 'name', 'expires_at'])
+        .where('expires_at', '>', from)
+        .where('expires_at', '<=', to)
+        .execute()
+    ).map((r) => ({ id: r.id, userId: r.user_id, name: r.name, expiresAt: Number(r.expires_at) })),
+  );
 }

@@ -1,10 +1,9 @@
-import { Alert, Button, Empty, message as toastApi, Result, Select, Skeleton, Tabs, Typography } from 'antd';
+import { Alert, Button, Empty, message as toastApi, Select, Skeleton, Tabs, Typography } from 'antd';
 import { observer } from 'mobx-react-lite';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { Navigate, useLocation } from 'react-router-dom';
-import { edition } from '../../../src/core/edition';
 import { failureText, type Failure } from '../../../src/core/stores/failure';
+import { SignedIn } from '../../../src/core/ui/SignedIn';
 import { useStore, useStores } from '../../../src/core/stores/root';
 import { BatchBar } from '../components/BatchBar';
 import { APP_NAME_IDS, MessageItem } from '../components/MessageItem';
@@ -218,41 +217,12 @@ export const InboxView = observer(function InboxView({ clock = Date.now }: Inbox
   );
 });
 
-/**
- * Renders its children once the session knows the user: nothing while it loads, the edition's sign-in page when
- * nobody is signed in, a retry when the user could not be read.
- */
-const SignedInOnly = observer(function SignedInOnly({ children }: { children: ReactNode }) {
-  const { session } = useStores();
-  const location = useLocation();
-  if (session.signedOut) {
-    const next = encodeURIComponent(location.pathname + location.search);
-    return <Navigate to={`${edition.paths.relogin}?next=${next}`} replace />;
-  }
-  if (session.user) return <>{children}</>;
-  if (session.loading || !session.failed) return null;
-  return (
-    <Result
-      status="error"
-      title={
-        <h1 style={{ font: 'inherit', margin: 0 }}>
-          <FormattedMessage id="notifications.list.loadFailed" />
-        </h1>
-      }
-      extra={
-        <Button type="primary" onClick={() => void session.load()}>
-          <FormattedMessage id="notifications.list.retry" />
-        </Button>
-      }
-    />
-  );
-});
 
 /** `/users/notifications`: the message center, once the session knows the user. */
 export default function NotificationsPage() {
   return (
-    <SignedInOnly>
+    <SignedIn failedId="notifications.list.loadFailed" retryId="notifications.list.retry">
       <InboxView />
-    </SignedInOnly>
+    </SignedIn>
   );
 }

@@ -1,6 +1,6 @@
 import sshpk from 'sshpk';
 import type { Kysely } from 'kysely';
-import { emitDueExpiries, expiryScanWindow } from '../../../server/services/scheduler';
+import { emitDueExpiries } from '../../../server/services/scheduler';
 import type { AppContext } from '../../../server/context';
 import type { DB } from '../../../server/db/schema';
 import type { SshKeysTable } from './tables';
@@ -213,16 +213,15 @@ export async function useKeyByFingerprint(
 export const SSH_KEY_NOTICE_DAYS = [7, 1] as const;
 
 /** Scheduled job: expiry notices of SSH keys within the window (see `emitDueExpiries`). */
-export async function sshKeyExpiryNotices(ctx: AppContext): Promise<void> {
-  if (!ctx.events.hasReceivers) return;
-  const { from, to } = expiryScanWindow(ctx.clock.now().getTime(), SSH_KEY_NOTICE_DAYS);
-  const rows = await ctx.db
-    .selectFrom('ssh_keys')
-    .select(['id', 'user_id', 'name', 'expires_at'])
-    .where('expires_at', 'is not', null)
-    .where('expires_at', '>', from)
-    .where('expires_at', '<=', to)
-    .execute();
-  const items = rows.map((r) => ({ id: r.id, userId: r.user_id, name: r.name, expiresAt: Number(r.expires_at) }));
-  await emitDueExpiries(ctx, 'ssh-key', items, SSH_KEY_NOTICE_DAYS);
+export function sshKeyExpiryNotices(ctx: AppContext): Promise<void> {
+  return emitDueExpiries(ctx, 'ssh-key', SSH_KEY_NOTICE_DAYS, async ({ from, to }) =>
+    (
+      await ctx.db
+        .selectFrom('ssh_keys')
+        .select(['id', 'user_id', 'name', 'expires_at'])
+        .where('expires_at', '>', from)
+        .where('expires_at', '<=', to)
+        .execute()
+    ).map((r) => ({ id: r.id, userId: r.user_id, name: r.name, expiresAt: Number(r.expires_at) })),
+  );
 }
