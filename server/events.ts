@@ -11,6 +11,15 @@ import type { DB } from './db/schema';
 /** Who hears of an event: one account, or the members (or only the admins) of an organisation. */
 export type EventAudience = { userId: string } | { orgId: string; role?: 'admin' };
 
+/** A browser as a sign-in message names it; each part is null when the User-Agent does not tell it. */
+export interface BrowserInfo {
+  name: string | null;
+  /** Major version, e.g. '131'. */
+  version: string | null;
+  /** Operating system, e.g. 'Windows'. */
+  os: string | null;
+}
+
 /** What happened, with what the message needs to say it (no secrets: never a token value or a password). */
 export type AccountEventBody =
   | { type: 'token.created'; name: string; expiresAt: number | null }
@@ -25,7 +34,7 @@ export type AccountEventBody =
   | { type: 'email.changed'; email: string }
   | { type: 'email.unbound'; email: string }
   | { type: 'avatar.changed' }
-  | { type: 'sign-in.new-device'; address: string; browser: string }
+  | { type: 'sign-in.new-device'; address: string; browser: BrowserInfo }
   | { type: 'account.locked'; until: number; address: string }
   | { type: 'org.ip-whitelist-changed'; org: string; cidrs: string[] }
   | { type: 'org.licence-expiring'; org: string; expiresAt: number; days: number }

@@ -24,6 +24,7 @@ describe('server slices', () => {
     expect(ids).toEqual([
       'access-tokens',
       'login',
+      'notifications',
       'packages-credential',
       'profile',
       'reset-password',
@@ -59,6 +60,8 @@ describe('server slices', () => {
       '041-switch-org',
       '050-captcha-rate-limits',
       '051-password-recovery',
+      '052-inbox',
+      '053-sign-in-devices',
     ]);
     const clash = defineServerPlugin({ id: 'clash', migrations: { '002-usage-logs': coreMigrations['001-initial'] } });
     expect(() => allMigrations([clash])).toThrow(/"002-usage-logs" of plugin "clash" is already defined by the core/);

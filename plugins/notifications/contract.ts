@@ -1,13 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { closed } from '../../schemas/common';
-import {
-  INBOX_APPS,
-  INBOX_BATCH_MAX,
-  INBOX_ID_MAX,
-  INBOX_PAGE_SIZE_MAX,
-  INBOX_TABS,
-  INBOX_TOKEN_MAX,
-} from './limits';
+import { INBOX_APPS, INBOX_BATCH_MAX, INBOX_ID_MAX, INBOX_PAGE_SIZE_MAX, INBOX_TABS, INBOX_TOKEN_MAX } from './limits';
 
 /**
  * The message center's wire shapes, once: the routes hand these schemas to Fastify, the service and the page use
@@ -42,7 +35,12 @@ export type InboxMessage = Static<typeof InboxMessageSchema>;
 /** A list call: a tab, optionally one application, and where the previous page ended. */
 export const InboxListBodySchema = Type.Object(
   {
-    tab: Type.Optional(Type.Union(INBOX_TABS.map((t) => Type.Literal(t)), { default: 'all' })),
+    tab: Type.Optional(
+      Type.Union(
+        INBOX_TABS.map((t) => Type.Literal(t)),
+        { default: 'all' },
+      ),
+    ),
     app: Type.Optional(InboxAppSchema),
     page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: INBOX_PAGE_SIZE_MAX })),
     next_token: Type.Optional(

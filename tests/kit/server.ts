@@ -364,3 +364,65 @@ export function withoutRequestId(body: Record<string, unknown>): Record<string, 
   const { requestId: _r, ...rest } = body;
   return rest;
 }
+
+// ── Message center (inbox) helpers: a second instance on one database, and the admin CLI on a running server ──
+
+/** The path prefix of the inbox calls. */
+export const INBOX = '/users/ajax/v1/notifications/inbox/messages';
+
+/** The PostgreSQL schema a running test server uses; undefined on SQLite. */
+export async function pgSchemaOf(server: Pick<TestServer, 'ctx'>): Promise<string | undefined> {
+  if (!process.env.DATABASE_URL) return undefined;
+  const { sql } = await import('kysely');
+  const r = await sql<{ s: string }>`select current_schema() as s`.execute(server.ctx.db);
+  return r.rows[0]?.s;
+}
+
+/**
+ * Another instance of the service on the same database as `server` (its SQLite file, or its PostgreSQL schema) and
+ * the same clock, not listening: what several instances behind a load balancer share. Close it before `server`.
+ */
+export async function startTwin(
+  server: Pick<TestServer, 'ctx' | 'dataDir' | 'clock'>,
+  options: Partial<BuildAppOptions> & { env?: NodeJS.ProcessEnv } = {},
+): Promise<FastifyInstance> {
+  const { env, ...rest } = options;
+  const config = loadConfig({
+    DATA_DIR: server.dataDir,
+    DIST_DIR: WEB_DIST,
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...env,
+  });
+  const app = await buildApp({
+    ...config,
+    pgSchema: await pgSchemaOf(server),
+    hashParams: TEST_HASH_PARAMS,
+    logger: false,
+    ...rest,
+    clock: server.clock,
+  });
+  await app.ready();
+  return app;
+}
+
+/**
+ * Runs one admin CLI command (`npm run admin -- …`) against a running test server's database: its DATA_DIR on
+ * SQLite, its own schema (through the connection's search_path) on PostgreSQL. Output is captured.
+ */
+export async function adminOn(
+  server: Pick<TestServer, 'ctx' | 'dataDir'>,
+  ...argv: string[]
+): Promise<{ code: number; out: string; err: string }> {
+  const { runAdmin } = await import('../../server/cli/admin');
+  const env: NodeJS.ProcessEnv = { DATA_DIR: server.dataDir };
+  const schema = await pgSchemaOf(server);
+  if (process.env.DATABASE_URL && schema) {
+    const url = new URL(process.env.DATABASE_URL);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    env.DATABASE_URL = url.toString();
+  }
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runAdmin(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) }, TEST_HASH_PARAMS);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}

@@ -1,5 +1,6 @@
 import Bowser from 'bowser';
 import type { AppContext } from '../../../server/context';
+import type { BrowserInfo } from '../../../server/events';
 import { sha256 } from '../../../server/auth/random';
 
 /** The login slice's table of seen addresses and browsers (migration `053-sign-in-devices`). */
@@ -22,17 +23,20 @@ declare module '../../../server/db/schema' {
 /** An address or browser not used for this many days counts as new again. */
 export const DEVICE_MEMORY_DAYS = 180;
 
-/** A browser as a person names it: 'Chrome 131 on Windows'; the part that identifies it omits the version. */
-export function describeBrowser(userAgent: string | undefined): { label: string; identity: string } {
+/**
+ * A browser from its User-Agent: the parts a message names (rendered in the reader's language later), and the
+ * identity that tells browsers apart (without the version, which changes with every update).
+ */
+export function describeBrowser(userAgent: string | undefined): { info: BrowserInfo; identity: string } {
   const ua = (userAgent ?? '').slice(0, 512);
-  if (!ua) return { label: 'an unknown browser', identity: 'unknown' };
-  const parsed = Bowser.parse(ua);
-  const name = parsed.browser.name ?? 'an unknown browser';
-  const major = parsed.browser.version?.split('.')[0];
-  const os = parsed.os.name;
+  const parsed = ua ? Bowser.parse(ua) : undefined;
+  // Bowser answers '' (not undefined) for what it does not recognise (curl, scripts).
+  const name = parsed?.browser.name || null;
+  const version = parsed?.browser.version?.split('.')[0] || null;
+  const os = parsed?.os.name || null;
   return {
-    label: `${name}${major ? ` ${major}` : ''}${os ? ` on ${os}` : ''}`,
-    identity: `${name}|${os ?? ''}|${parsed.platform.type ?? ''}`,
+    info: { name, version, os },
+    identity: ua ? `${name ?? ''}|${os ?? ''}|${parsed?.platform.type ?? ''}` : 'unknown',
   };
 }
 
@@ -78,7 +82,7 @@ export async function noteSignIn(
         .execute();
   }
   if (known && fresh) {
-    await ctx.events.emit({ type: 'sign-in.new-device', address, browser: browser.label, to: { userId } });
+    await ctx.events.emit({ type: 'sign-in.new-device', address, browser: browser.info, to: { userId } });
   }
 }
 

@@ -46,19 +46,17 @@ export async function receiveEvent(deps: EventDeps, event: AccountEvent): Promis
   const now = deps.clock.now().getTime();
   const params = JSON.stringify(body);
   for (let i = 0; i < users.length; i += INSERT_BATCH) {
-    const rows = users.slice(i, i + INSERT_BATCH).map(
-      (userId): InboxMessagesTable => ({
-        id: newId(),
-        user_id: userId,
-        app: kind.app,
-        type: event.type,
-        params,
-        sensitive: kind.sensitive ? 1 : 0,
-        read_at: null,
-        created_at: now,
-        event_key: key ?? null,
-      }),
-    );
+    const rows = users.slice(i, i + INSERT_BATCH).map((userId): InboxMessagesTable => ({
+      id: newId(),
+      user_id: userId,
+      app: kind.app,
+      type: event.type,
+      params,
+      sensitive: kind.sensitive ? 1 : 0,
+      read_at: null,
+      created_at: now,
+      event_key: key ?? null,
+    }));
     await deps.db
       .insertInto('inbox_messages')
       .values(rows)
@@ -225,7 +223,8 @@ export async function countMessages(ctx: AppContext, userId: string): Promise<In
     .select((eb) => [
       'app',
       eb.fn.countAll<string | number>().as('total'),
-      eb.fn.count<string | number>('id').filterWhere('read_at', 'is', null).as('unread'),
+      // count(*), not count(id): the index (user_id, app, read_at) answers alone (id is not in it).
+      eb.fn.countAll<string | number>().filterWhere('read_at', 'is', null).as('unread'),
     ])
     .where('user_id', '=', userId)
     .groupBy('app')
@@ -253,7 +252,8 @@ export function noticeProblem(title: string, body: string): string | null {
   if (!t || t.length > NOTICE_TITLE_MAX) return `--title must be 1 to ${NOTICE_TITLE_MAX} characters`;
   if (!b || b.length > NOTICE_BODY_MAX) return `--body must be 1 to ${NOTICE_BODY_MAX} characters`;
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(t + b)) return 'the notice may not contain control characters';
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(t + b))
+    return 'the notice may not contain control characters';
   return null;
 }
 

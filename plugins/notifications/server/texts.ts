@@ -1,4 +1,4 @@
-import type { AccountEventBody, AccountEventType } from '../../../server/events';
+import type { AccountEventBody, AccountEventType, BrowserInfo } from '../../../server/events';
 import type { ServerLocale } from '../../../server/i18n/index';
 import type { InboxApp } from '../limits';
 
@@ -19,6 +19,18 @@ type Kinds = { [T in AccountEventType]: MessageKind<T> };
 const day = (at: number): string => new Date(at).toISOString().slice(0, 10);
 /** The last valid day of an expiry instant stored as the start of the next day (licences). */
 const lastDay = (at: number): string => day(at - 1);
+
+/**
+ * A browser in the reader's language: 'Chrome 131 on Windows' / 'Chrome 131（Windows）'. Messages stored before the
+ * parts were kept apart carry one string, shown as it is.
+ */
+function browserName(b: BrowserInfo | string | undefined, locale: ServerLocale): string {
+  if (typeof b === 'string' && b) return b;
+  const info = typeof b === 'object' && b ? b : { name: null, version: null, os: null };
+  const name = info.name ? `${info.name}${info.version ? ` ${info.version}` : ''}` : null;
+  if (locale === 'zh_CN') return `${name ?? '未知浏览器'}${info.os ? `（${info.os}）` : ''}`;
+  return `${name ?? 'an unknown browser'}${info.os ? ` on ${info.os}` : ''}`;
+}
 
 const TOKENS = '/users/settings/personalAccessToken';
 const SSH = '/users/settings/ssh';
@@ -193,11 +205,11 @@ export const MESSAGE_KINDS: Kinds = {
     text: {
       en_US: (e) => ({
         title: 'New sign-in to your account',
-        body: `Your account was signed in from ${e.address} with ${e.browser}, which it had not been seen with before. If it was not you, change your password.`,
+        body: `Your account was signed in from ${e.address} with ${browserName(e.browser, 'en_US')}, which it had not been seen with before. If it was not you, change your password.`,
       }),
       zh_CN: (e) => ({
         title: '账号有新的登录',
-        body: `你的账号在 ${e.address} 通过 ${e.browser} 登录，此前未见过该地址或浏览器。如非本人操作，请修改密码。`,
+        body: `你的账号在 ${e.address} 通过 ${browserName(e.browser, 'zh_CN')} 登录，此前未见过该地址或浏览器。如非本人操作，请修改密码。`,
       }),
     },
   },
@@ -263,5 +275,7 @@ export const MESSAGE_KINDS: Kinds = {
 
 /** The kind of an event type; undefined for a type this version does not know (a newer instance wrote it). */
 export function messageKind(type: string): MessageKind<AccountEventType> | undefined {
-  return Object.hasOwn(MESSAGE_KINDS, type) ? (MESSAGE_KINDS[type as AccountEventType] as MessageKind<AccountEventType>) : undefined;
+  return Object.hasOwn(MESSAGE_KINDS, type)
+    ? (MESSAGE_KINDS[type as AccountEventType] as MessageKind<AccountEventType>)
+    : undefined;
 }
