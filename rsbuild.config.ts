@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { defineConfig, type EnvironmentConfig } from '@rsbuild/core';
+import { defineConfig, rspack, type EnvironmentConfig } from '@rsbuild/core';
 import { pluginReact } from '@rsbuild/plugin-react';
 import {
   bundledPlugins,
@@ -10,6 +10,8 @@ import {
   writePluginList,
 } from './scripts/lib/edition-build';
 import { localeTag } from './schemas/locale';
+import { webSourceFiles, writeAntdStyles } from './scripts/lib/antd-styles';
+import { editionTheme } from './src/app/theme';
 
 // One rsbuild run, one environment per edition manifest found in editions/ (narrowed by EDITIONS=a,b).
 const root = import.meta.dirname;
@@ -28,7 +30,18 @@ for (const m of editions) {
       entry: { index: './src/app/main.tsx' },
       define: { __EDITION__: JSON.stringify(web) },
     },
-    resolve: { alias: { '@edition-plugins': writePluginList(m, paths, included) } },
+    resolve: {
+      alias: {
+        '@edition-plugins': writePluginList(m, paths, included),
+        // antd's styles in the edition's theme, for the components its files use. Written now; the file is named
+        // by all its inputs, so builds into any dist folder share it and an unchanged edition is not rendered again.
+        '@antd-styles': writeAntdStyles(
+          path.join(root, '.generated', 'antd-styles'),
+          editionTheme(m.brand.color),
+          webSourceFiles(root, included),
+        ),
+      },
+    },
     output: {
       distPath: { root: path.join(paths.distDir, m.id) },
       copy: referencedAssets(m).map((rel) => ({
@@ -74,6 +87,17 @@ export default defineConfig({
   dev: { progressBar: false },
   tools: {
     // Shared chunks that rspack creates on its own get names derived from their modules, not bare ids.
-    rspack: { optimization: { chunkIds: 'named' } },
+    rspack: {
+      optimization: { chunkIds: 'named' },
+      plugins: [
+        // antd's helpers add a few <style> tags at run time without a nonce (scroll lock, scrollbar measure): every
+        // import of rc-util's dynamicCSS (by package path, or `./Dom/dynamicCSS` inside it) gets the wrapper that adds
+        // the page nonce. The wrapper's own import of the original carries a query, so it is left alone.
+        new rspack.NormalModuleReplacementPlugin(
+          /^(\.\/Dom|@rc-component\/util\/(es|lib)\/Dom)\/dynamicCSS(\.js)?$/,
+          path.join(root, 'src/app/style-nonce.ts'),
+        ),
+      ],
+    },
   },
 });

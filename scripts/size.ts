@@ -1,7 +1,7 @@
 // `npm run size`: per edition, raw and gzip bytes of the initial JS/CSS and of each lazy chunk; fails over budget.
 import fs from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 
 /** Budgets in gzip bytes; the initial set is what index.html loads before any lazy chunk. */
 export const SIZE_BUDGETS = {
@@ -15,6 +15,8 @@ export interface SizeRow {
   file: string;
   raw: number;
   gzip: number;
+  /** Brotli bytes of a stylesheet (what a browser downloads: the build writes `.br` beside it). */
+  br?: number;
 }
 
 interface RsbuildManifest {
@@ -31,7 +33,9 @@ export function measureEdition(dir: string): SizeRow[] {
       if (seen.has(f)) continue;
       seen.add(f);
       const buf = fs.readFileSync(path.join(dir, f));
-      rows.push({ kind, file: f, raw: buf.length, gzip: gzipSync(buf, { level: 9 }).length });
+      const row: SizeRow = { kind, file: f, raw: buf.length, gzip: gzipSync(buf, { level: 9 }).length };
+      if (f.endsWith('.css')) row.br = brotliSize(path.join(dir, f), buf);
+      rows.push(row);
     }
   };
   for (const entry of Object.values(manifest.entries)) {
@@ -43,6 +47,11 @@ export function measureEdition(dir: string): SizeRow[] {
     add('lazy css', entry.async?.css);
   }
   return rows;
+}
+
+/** Brotli size of a file: its pre-compressed `.br` sibling when the build wrote one, else compressed now. */
+function brotliSize(file: string, buf: Buffer): number {
+  return fs.existsSync(`${file}.br`) ? fs.statSync(`${file}.br`).size : brotliCompressSync(buf).length;
 }
 
 /** The chunk's readable name: file name without folder and content hash. */
@@ -81,18 +90,22 @@ function main() {
   const problems: string[] = [];
   for (const ed of editions.sort()) {
     const rows = measureEdition(path.join(dist, ed));
-    const sum = (kind: SizeRow['kind'], key: 'raw' | 'gzip') =>
-      rows.filter((r) => r.kind === kind).reduce((s, r) => s + r[key], 0);
+    const sum = (kind: SizeRow['kind'], key: 'raw' | 'gzip' | 'br') =>
+      rows.filter((r) => r.kind === kind).reduce((s, r) => s + (r[key] ?? 0), 0);
     console.log(`\n${ed}`);
     console.log(`  ${'kind'.padEnd(12)} ${'raw'.padStart(10)} ${'gzip'.padStart(10)}  chunk`);
     for (const r of rows) {
-      console.log(`  ${r.kind.padEnd(12)} ${kb(r.raw).padStart(10)} ${kb(r.gzip).padStart(10)}  ${chunkName(r.file)}`);
+      const br = r.br === undefined ? '' : ` (br ${kb(r.br)})`;
+      console.log(
+        `  ${r.kind.padEnd(12)} ${kb(r.raw).padStart(10)} ${kb(r.gzip).padStart(10)}  ${chunkName(r.file)}${br}`,
+      );
     }
     console.log(
       `  ${'INITIAL JS'.padEnd(12)} ${kb(sum('initial js', 'raw')).padStart(10)} ${kb(sum('initial js', 'gzip')).padStart(10)}  (budget ${kb(SIZE_BUDGETS.initialJsGzip)} gzip)`,
     );
+    // antd's styles are built in (scripts/lib/antd-styles.ts): this is the whole of the edition's styling.
     console.log(
-      `  ${'INITIAL CSS'.padEnd(12)} ${kb(sum('initial css', 'raw')).padStart(10)} ${kb(sum('initial css', 'gzip')).padStart(10)}`,
+      `  ${'INITIAL CSS'.padEnd(12)} ${kb(sum('initial css', 'raw')).padStart(10)} ${kb(sum('initial css', 'gzip')).padStart(10)}  (br ${kb(sum('initial css', 'br'))})`,
     );
     problems.push(...overBudget(ed, rows));
   }

@@ -5,12 +5,12 @@ import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from
 import { IntlProvider } from 'react-intl';
 import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { AccessContext } from '../core/access';
-import { edition } from '../core/edition';
 import { localeTag } from '../core/i18n/locale';
-import type { MessageCatalogue, PluginRoute, Registry } from '../core/plugin';
+import { RegistryContext, type MessageCatalogue, type PluginRoute, type Registry } from '../core/plugin';
 import { StoresProvider, type RootStore } from '../core/stores/root';
 import { RouteGuard } from '../shell/RouteGuard';
 import { ErrorBoundary } from '../shell/errors/ErrorBoundary';
+import { APP_THEME } from './antd';
 
 const loadSettingsShell = () => import(/* webpackChunkName: "shell-settings" */ '../shell/SettingsShell');
 const loadFramedPage = () => import(/* webpackChunkName: "shell-frame" */ '../shell/FramedPage');
@@ -170,43 +170,33 @@ export const App = observer(function App({ registry, stores, nonce, initialMessa
       <ConfigProvider
         locale={antdLocale}
         csp={nonce ? { nonce } : undefined}
-        theme={{
-          token: {
-            colorPrimary: edition.brand.color,
-            colorLink: edition.brand.color,
-            colorInfo: edition.brand.color,
-            // antd's default greys (45%) and error red fail WCAG AA contrast on white.
-            colorTextDescription: 'rgba(0, 0, 0, 0.65)',
-            colorTextSecondary: 'rgba(0, 0, 0, 0.65)',
-            colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
-            colorError: '#cf1322',
-          },
-          // Dark text on the brand tint reads at AA whatever the brand colour is.
-          components: { Menu: { itemSelectedColor: 'rgba(0, 0, 0, 0.88)' } },
-        }}
+        // The brand colour and contrast fixes (./theme.ts); the styles come from the edition's built stylesheet.
+        theme={APP_THEME}
       >
-        <StoresProvider value={stores}>
-          <AccessContext.Provider value={session.access}>
-            <ErrorBoundary variant="page" onError={(error) => stores.tracker.error(error)}>
-              <BrowserRouter>
-                <PageViews stores={stores} />
-                <Suspense fallback={null}>
-                  <Routes>
-                    <Route path="/users/settings" element={<Navigate to="/users/settings/profile" replace />} />
-                    <Route path="/users/settings/:sidebarKey/*" element={<SettingsShell registry={registry} />} />
-                    <Route path="/users/switch" element={<Navigate to="/users/switch/organization" replace />} />
-                    <Route path="/users/errors" element={<UsersErrorsPage />} />
-                    <Route path="/login/errors" element={<LoginErrorsPage />} />
-                    {pages.map(([route, Page]) => (
-                      <Route key={route.path} path={route.path} element={routeElement(route, Page)} />
-                    ))}
-                    <Route path="*" element={<NotFoundPage />} />
-                  </Routes>
-                </Suspense>
-              </BrowserRouter>
-            </ErrorBoundary>
-          </AccessContext.Provider>
-        </StoresProvider>
+        <RegistryContext.Provider value={registry}>
+          <StoresProvider value={stores}>
+            <AccessContext.Provider value={session.access}>
+              <ErrorBoundary variant="page" onError={(error) => stores.tracker.error(error)}>
+                <BrowserRouter>
+                  <PageViews stores={stores} />
+                  <Suspense fallback={null}>
+                    <Routes>
+                      <Route path="/users/settings" element={<Navigate to="/users/settings/profile" replace />} />
+                      <Route path="/users/settings/:sidebarKey/*" element={<SettingsShell registry={registry} />} />
+                      <Route path="/users/switch" element={<Navigate to="/users/switch/organization" replace />} />
+                      <Route path="/users/errors" element={<UsersErrorsPage />} />
+                      <Route path="/login/errors" element={<LoginErrorsPage />} />
+                      {pages.map(([route, Page]) => (
+                        <Route key={route.path} path={route.path} element={routeElement(route, Page)} />
+                      ))}
+                      <Route path="*" element={<NotFoundPage />} />
+                    </Routes>
+                  </Suspense>
+                </BrowserRouter>
+              </ErrorBoundary>
+            </AccessContext.Provider>
+          </StoresProvider>
+        </RegistryContext.Provider>
       </ConfigProvider>
     </IntlProvider>
   );

@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { createContext, type ComponentType } from 'react';
 import type { Permission } from './access/access';
 import type { Locale } from './edition';
 import type { PluginStores, StoreLoader, StoreName } from './stores/root';
@@ -101,16 +101,11 @@ export interface Registry {
   section(key: string): SettingsSection | undefined;
 }
 
-/** The header items of the registry built last; see `registeredHeaderItems`. */
-let lastHeaderItems: readonly HeaderItem[] = [];
-
 /**
- * The top-bar controls of the registry built last. The app builds one registry at start-up; the top bar sits in
- * frames that are not handed the registry (settings shell, framed pages, error pages), so it reads them here.
+ * The app's registry for components that are not handed it (the top bar sits in frames of every kind): provided
+ * once at the root, so nothing reads a module-level "last registry".
  */
-export function registeredHeaderItems(): readonly HeaderItem[] {
-  return lastHeaderItems;
-}
+export const RegistryContext = createContext<Registry | null>(null);
 
 /**
  * Indexes plugins, refusing duplicate ids, sidebar keys, route paths, header items and store names (message ids:
@@ -142,13 +137,12 @@ export function createRegistry(plugins: PluginDefinition[]): Registry {
       headerItems.set(h.key, h);
     }
   }
-  lastHeaderItems = [...headerItems.values()];
   const cache = new Map<Locale, Promise<MessageCatalogue>>();
   return {
     plugins,
     sections: [...keys.values()],
     routes: plugins.flatMap((p) => p.routes ?? []),
-    headerItems: [...lastHeaderItems],
+    headerItems: [...headerItems.values()],
     stores: stores as PluginStores,
     loadMessages(locale) {
       let m = cache.get(locale);

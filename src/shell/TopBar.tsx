@@ -1,10 +1,18 @@
 import { GlobalOutlined, LogoutOutlined, QuestionCircleOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Button, Dropdown, Space } from 'antd';
 import { observer } from 'mobx-react-lite';
-import { Component, lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import {
+  Component,
+  lazy,
+  Suspense,
+  useContext,
+  type ComponentType,
+  type LazyExoticComponent,
+  type ReactNode,
+} from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { edition, type Locale } from '../core/edition';
-import { registeredHeaderItems, type HeaderItem } from '../core/plugin';
+import { RegistryContext, type HeaderItem } from '../core/plugin';
 import { useStores } from '../core/stores/root';
 import { AppSwitcher } from './AppSwitcher';
 import { currentPath, logoutUrl, switchOrganizationUrl } from './links';
@@ -60,7 +68,9 @@ export interface TopBarProps {
  * Top bar: brand, app switcher, current organisation (a link to change it), the plugins' controls (e.g. the message
  * bell) for a signed-in user, help centre, language and logout.
  */
-export const TopBar = observer(function TopBar({ headerItems = registeredHeaderItems() }: TopBarProps) {
+export const TopBar = observer(function TopBar({ headerItems: given }: TopBarProps) {
+  const registry = useContext(RegistryContext);
+  const headerItems = given ?? registry?.headerItems ?? [];
   const { session } = useStores();
   const intl = useIntl();
   // A path: the redirect rule follows paths on any deployment, absolute URLs only on its exact origin.

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { E2E_USERS, expectNoAxeViolations, signIn } from './fixtures';
+import { E2E_USERS, expect, expectNoAxeViolations, signIn, test } from './fixtures';
 
 // Personal access tokens end to end: the page creates a token, the open API accepts it, deletion revokes it.
 const TOKEN_RE = /^pt-[0-9A-Za-z]{46}$/;

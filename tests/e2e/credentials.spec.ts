@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { E2E_USERS, expectNoAxeViolations, signIn } from './fixtures';
+import type { Page } from '@playwright/test';
+import { E2E_USERS, expect, expectNoAxeViolations, signIn, test } from './fixtures';
 
 // SSH keys, artifact-repository credential and third-party bindings, per edition.
 // Several axe passes per test: give them room on a loaded 2-core machine.

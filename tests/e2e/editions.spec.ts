@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 // Every edition's bundle is served by the real service with its own language, title and brand colour.
 const expected: Record<string, { lang: string; title: RegExp; color: string }> = {

@@ -2,7 +2,134 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, type Response } from '@playwright/test';
+import { test as base, expect, type ConsoleMessage, type Page, type Response } from '@playwright/test';
+
+/** A console error a test may meet, and why. */
+export interface ExpectedConsoleError {
+  /** Path of the request that fails (Chromium logs "Failed to load resource: … status of <status>" for it). */
+  path: RegExp;
+  status: number;
+  /** Spec files where it happens; any spec when absent. */
+  specs?: string[];
+  why: string;
+}
+
+/**
+ * Console errors a test may meet because the product answers as it should: Chromium logs every 4xx answer to a
+ * fetch or a navigation as "Failed to load resource", and these specs provoke such answers on purpose. Anything not
+ * listed here fails the test.
+ */
+export const EXPECTED_CONSOLE_ERRORS: readonly ExpectedConsoleError[] = [
+  {
+    path: /^\/api\/logs$/,
+    status: 429,
+    why:
+      'usage logs are limited per client address and minute (server/routes/logs.ts); every e2e browser posts from ' +
+      '127.0.0.1, so the collector refuses some batches, which the tracker keeps and sends later (sender.ts)',
+  },
+  {
+    path: /^\/uiless\/api\/apps:search$/,
+    status: 500,
+    specs: ['shell.spec.ts'],
+    why: 'the shell spec answers the apps call with a 500 to see the full-page retry',
+  },
+  {
+    path: /^\/users\/ajax\/login$/,
+    status: 401,
+    specs: ['login.spec.ts', 'recovery.spec.ts'],
+    why: 'a wrong password is typed on purpose (refused sign-in, then the slider after two failures)',
+  },
+  {
+    path: /^\/users\/ajax\/users\/[^/]+\/check$/,
+    status: 404,
+    specs: ['recovery.spec.ts'],
+    why: 'recovery is asked for an account that does not exist',
+  },
+  {
+    path: /^\/users\/ajax\/users\/[^/]+\/emailCaptcha:verify$/,
+    status: 400,
+    specs: ['recovery.spec.ts'],
+    why: 'a wrong mailed code is typed on purpose, five times',
+  },
+  {
+    path: /^\/users\/ajax\/users\/[^/]+\/password:reset$/,
+    status: 400,
+    specs: ['recovery.spec.ts'],
+    why: 'the last step is sent with a ticket made stale on purpose',
+  },
+  {
+    path: /^\/individual\/proxy\/my\/email:verify$/,
+    status: 400,
+    specs: ['profile.spec.ts'],
+    why: 'the activation link is opened a second time, and refused',
+  },
+  {
+    path: /\/api\/v3\/user\/keys$/,
+    status: 409,
+    specs: ['credentials.spec.ts'],
+    why: 'the same SSH key is added twice; the conflict is explained in the dialog',
+  },
+  {
+    path: /^\/uiless\/apps\/packages$/,
+    status: 404,
+    specs: ['organizations.spec.ts'],
+    why: 'the entry guard is opened for an app the organisation has not installed',
+  },
+  {
+    path: /^\/codeup\/$/,
+    status: 404,
+    specs: ['organizations.spec.ts'],
+    why: "the entry guard sends the browser to the app's own address, which the e2e service does not serve",
+  },
+];
+
+/** Why a console error is expected in `spec` (see EXPECTED_CONSOLE_ERRORS), or undefined when it is a failure. */
+export function expectedConsoleError(text: string, url: string, spec: string): string | undefined {
+  const status = /^Failed to load resource: the server responded with a status of (\d{3})\b/.exec(text)?.[1];
+  if (!status || !url) return undefined;
+  const { pathname } = new URL(url);
+  return EXPECTED_CONSOLE_ERRORS.find(
+    (e) => e.status === Number(status) && e.path.test(pathname) && (!e.specs || e.specs.includes(spec)),
+  )?.why;
+}
+
+/** Reports a blocked resource or inline style/script the way Chromium does, with where it happened. */
+function reportCspViolations() {
+  document.addEventListener('securitypolicyviolation', (e) => {
+    console.error(
+      `CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`,
+    );
+  });
+}
+
+/**
+ * Every spec's `test`: Playwright's, with a guard on each page of the test's browser context — any console error,
+ * uncaught page error or CSP violation fails the test, except the expected 4xx answers listed above.
+ */
+export const test = base.extend({
+  context: async ({ context }, use, testInfo) => {
+    const problems: string[] = [];
+    const watch = (page: Page) => {
+      page.on('console', (msg: ConsoleMessage) => {
+        if (msg.type() !== 'error') return;
+        const where = msg.location().url;
+        if (expectedConsoleError(msg.text(), where, path.basename(testInfo.file))) return;
+        problems.push(`console error on ${page.url()}: ${msg.text()}${where ? ` (${where})` : ''}`);
+      });
+      page.on('pageerror', (err) => problems.push(`uncaught error on ${page.url()}: ${err.message}`));
+    };
+    await context.addInitScript(reportCspViolations);
+    context.pages().forEach(watch);
+    context.on('page', watch);
+    await use(context);
+    if (problems.length) {
+      await testInfo.attach('console-errors', { body: problems.join('\n'), contentType: 'text/plain' });
+    }
+    expect(problems, 'console errors, page errors and CSP violations').toEqual([]);
+  },
+});
+
+export { expect };
 
 /** The organisation every e2e service starts with: code hosting installed, packages not. */
 export const E2E_ORG = { name: 'E2E Org', apps: ['codeup'] };

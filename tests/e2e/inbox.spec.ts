@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { expectNoAxeViolations, signIn } from './fixtures';
+import type { Locator, Page } from '@playwright/test';
+import { expect, expectNoAxeViolations, signIn, test } from './fixtures';
 
 // The message center end to end: the product's own security events land in the inbox, the bell counts them, and
 // the page reads, selects and deletes them. Each test has its own account (tests/e2e/serve.ts seeds them).

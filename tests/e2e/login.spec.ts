@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { E2E_USERS, signIn } from './fixtures';
+import { E2E_USERS, expect, signIn, test } from './fixtures';
 
 // Sign-in through the real page and service.
 test('a wrong password is refused with the catalogue message, then the right one signs in', async ({ page }) => {

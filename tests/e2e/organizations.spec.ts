@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { E2E_MANY_ORGS, E2E_ORG, E2E_ORG_USERS, E2E_PACKAGES_ORG, signIn } from './fixtures';
+import type { Page } from '@playwright/test';
+import { E2E_MANY_ORGS, E2E_ORG, E2E_ORG_USERS, E2E_PACKAGES_ORG, expect, signIn, test } from './fixtures';
 
 // Organisations end to end: switching, the chooser's pages, the application entry guard, the service's policies
 // and the user with no organisation. vpc (private deployment, Chinese) and global (English, no packages section).

@@ -1,5 +1,14 @@
-import { expect, test, type Page } from '@playwright/test';
-import { ageRecovery, E2E_USERS, expectNoAxeViolations, mailsTo, signIn, solveSliderOnPage } from './fixtures';
+import type { Page } from '@playwright/test';
+import {
+  ageRecovery,
+  E2E_USERS,
+  expect,
+  expectNoAxeViolations,
+  mailsTo,
+  signIn,
+  solveSliderOnPage,
+  test,
+} from './fixtures';
 
 // Password recovery and the sign-in slider, against the real service and its real SMTP sink, on every edition
 // (four sign in at /users/login, global at /sso/login: the wizard's way back differs).

@@ -1,6 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
-import { E2E_USERS, signIn } from './fixtures';
+import { E2E_USERS, expect, signIn, test } from './fixtures';
 
 // The frame a signed-in user sees, per edition: menu rules, redirects, fallback, side bar, language.
 const zhEditions = ['vpc', 'aliyun', 'dedicated'];
@@ -70,6 +69,24 @@ test('switching language changes the page at once and is remembered', async ({ p
 test('when app permissions fail to load, a full-page result offers a retry that reloads', async ({ page }, info) => {
   test.skip(info.project.name !== 'vpc', 'the rule is edition-independent');
   await signIn(page, E2E_USERS.shell);
+  // The page brings its apps in its bootstrap; a page without one (an older service, a stale cache) asks for them.
+  await page.route('**/users/settings/**', async (route) => {
+    if (route.request().resourceType() !== 'document') return route.fallback();
+    const res = await route.fetch();
+    const html = (await res.text()).replace(
+      /(<script[^>]*id="page-config"[^>]*>)([\s\S]*?)(<\/script>)/,
+      (_m, open: string, json: string, close: string) => {
+        const config = JSON.parse(json) as Record<string, unknown>;
+        delete config.bootstrap;
+        return open + JSON.stringify(config).replace(/</g, '\\u003c') + close;
+      },
+    );
+    // The body is sent decoded: the original encoding headers would no longer describe it.
+    const headers = res.headers();
+    delete headers['content-encoding'];
+    delete headers['content-length'];
+    await route.fulfill({ status: res.status(), headers, body: html });
+  });
   await page.route('**/uiless/api/apps:search', (route) =>
     route.fulfill({
       status: 500,
@@ -81,6 +98,7 @@ test('when app permissions fail to load, a full-page result offers a retry that 
   await expect(page.locator('.ant-result-title')).toHaveText('系统异常，请重试');
   await expect(page.locator('[data-menu-key]')).toHaveCount(0);
   await page.unroute('**/uiless/api/apps:search');
+  await page.unroute('**/users/settings/**');
   await page
     .getByRole('button', { name: '重 试' })
     .or(page.getByRole('button', { name: '重试' }))

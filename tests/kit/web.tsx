@@ -6,7 +6,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { localeTag } from '../../schemas/locale';
 import { AccessContext } from '../../src/core/access';
 import type { EditionManifest, Locale } from '../../src/core/edition';
-import { createRegistry, type MessageCatalogue, type PluginDefinition } from '../../src/core/plugin';
+import { createRegistry, RegistryContext, type MessageCatalogue, type PluginDefinition } from '../../src/core/plugin';
 import type { Tracker } from '../../src/core/tracking';
 import { createRootStore, StoresProvider, type RootStore, type StoreMap } from '../../src/core/stores/root';
 import type { Me } from '../../schemas/session';
@@ -127,18 +127,20 @@ export async function renderWithCore(ui: ReactNode, options: RenderWithCoreOptio
   let result: RenderResult | undefined;
   const tree = (
     <IntlProvider locale={localeTag(locale)} messages={messages} defaultLocale={localeTag('zh_CN')}>
-      <StoresProvider value={root}>
-        <AccessContext.Provider value={root.session.access}>
-          <MemoryRouter initialEntries={[where.path]}>
-            <Probe />
-            <Suspense fallback={null}>
-              <Routes>
-                <Route path={options.path ?? '*'} element={ui} />
-              </Routes>
-            </Suspense>
-          </MemoryRouter>
-        </AccessContext.Provider>
-      </StoresProvider>
+      <RegistryContext.Provider value={registry}>
+        <StoresProvider value={root}>
+          <AccessContext.Provider value={root.session.access}>
+            <MemoryRouter initialEntries={[where.path]}>
+              <Probe />
+              <Suspense fallback={null}>
+                <Routes>
+                  <Route path={options.path ?? '*'} element={ui} />
+                </Routes>
+              </Suspense>
+            </MemoryRouter>
+          </AccessContext.Provider>
+        </StoresProvider>
+      </RegistryContext.Provider>
     </IntlProvider>
   );
   await act(async () => {

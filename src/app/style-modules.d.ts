@@ -1,0 +1,12 @@
+// Modules the build provides (see rsbuild.config.ts and scripts/lib/antd-styles.ts).
+
+/** The edition's antd stylesheet, written at build time; imported for its side effect (it joins index.css). */
+declare module '@antd-styles';
+
+/**
+ * @rc-component/util's dynamicCSS itself: the `?original` query keeps this one import from being redirected to
+ * src/app/style-nonce.ts, which wraps it.
+ */
+declare module '@rc-component/util/es/Dom/dynamicCSS.js?original' {
+  export * from '@rc-component/util/es/Dom/dynamicCSS';
+}
