@@ -10,7 +10,10 @@ import {
   test,
 } from './fixtures';
 
-// Password recovery and the sign-in slider, against the real service and its real SMTP sink, on every edition
+// Whole wizards with mails, sliders and two browsers: give them room on a loaded 2-core machine.
+test.describe.configure({ timeout: 60_000 });
+
+// Password recovery and the sign-in slider, against the real service and its real SMTP sink, on vpc and global
 // (four sign in at /users/login, global at /sso/login: the wizard's way back differs).
 
 const puzzleResponse = (page: Page) =>
