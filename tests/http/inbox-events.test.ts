@@ -8,6 +8,7 @@ import { Client, INBOX, adminOn, useTestServer, type Answer, type TestServer } f
 import { clientFrom, freshAddress, solveSlider, solveSliders } from '../kit/captcha';
 import { startSmtpSink, type SmtpSink } from '../kit/smtp';
 import { expectNoSecrets } from '../kit/secrets';
+import type { InboxMessage } from '../../plugins/notifications/contract';
 
 // The messages the product produces itself, each caused by the real HTTP call (or admin command) a person makes,
 // and read back through the inbox as the recipient's client sees it. Runs on SQLite and PostgreSQL.
@@ -18,18 +19,8 @@ const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
 
-/** A message of the inbox as a client reads it. */
-interface Msg {
-  id: string;
-  app: string;
-  type: string;
-  title: string;
-  body: string;
-  link: string | null;
-  read: boolean;
-  sensitive: boolean;
-  created_at: string;
-}
+/** A message of the inbox as a client reads it (the contract's shape). */
+type Msg = InboxMessage;
 
 /** Every message of a client's inbox in English, newest first; `type` keeps only those of one type. */
 async function inbox(c: Client, type?: string, locale = 'en-US'): Promise<Msg[]> {

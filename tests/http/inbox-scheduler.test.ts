@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INBOX, startTwin, useTestServer, type Client, type TestServer } from '../kit/server';
 import { expectNoSecrets } from '../kit/secrets';
+import type { InboxMessage } from '../../plugins/notifications/contract';
 
 // Expiry messages found by the service's scheduler, with a manual clock (`scheduler: false`: the test runs each
 // pass with `app.runScheduled()` after moving time). Each notice exists once however often a pass finds it, only
@@ -17,18 +18,8 @@ const PASSWORD = 'Secret#123';
 const TOKENS = '/users/ajax/v1/my/tokens';
 const KEYS = '/uiless/proxy/codeup/api/v3/user/keys';
 
-/** A message of the inbox as a client reads it. */
-interface Msg {
-  id: string;
-  app: string;
-  type: string;
-  title: string;
-  body: string;
-  link: string | null;
-  read: boolean;
-  sensitive: boolean;
-  created_at: string;
-}
+/** A message of the inbox as a client reads it (the contract's shape). */
+type Msg = InboxMessage;
 
 /** The messages of the given types in a client's inbox (English), newest first. */
 async function inbox(c: Client, ...types: string[]): Promise<Msg[]> {

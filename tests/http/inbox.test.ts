@@ -3,6 +3,7 @@ import { Client, INBOX, orgSeed, useTestServer, type Answer } from '../kit/serve
 import { expectNoSecrets } from '../kit/secrets';
 import type { AccountEventBody } from '../../server/events';
 import { INBOX_BATCH_MAX, INBOX_PAGE_SIZE_MAX } from '../../plugins/notifications/limits';
+import type { InboxMessage } from '../../plugins/notifications/contract';
 
 // The message center's calls over real HTTP (both dialects): every call acts on the caller's own messages only.
 // Messages are put in through the service's own event bus (what the producers use), so each test reads them the
@@ -10,18 +11,8 @@ import { INBOX_BATCH_MAX, INBOX_PAGE_SIZE_MAX } from '../../plugins/notification
 
 const SEC = 1000;
 
-/** A message of the inbox as a client reads it. */
-interface Msg {
-  id: string;
-  app: string;
-  type: string;
-  title: string;
-  body: string;
-  link: string | null;
-  read: boolean;
-  sensitive: boolean;
-  created_at: string;
-}
+/** A message of the inbox as a client reads it (the contract's shape). */
+type Msg = InboxMessage;
 
 /** One event of each application, sensitive or not (what the producers emit). */
 const EVENTS = {
