@@ -11,6 +11,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/chromium';
 import { createOrg, createUser, installApp } from '../server/services/accounts';
 
 /** The pages measured: key → path (signed in unless `public`). Pages an edition lacks are skipped. */
@@ -61,16 +62,8 @@ async function main(): Promise<void> {
     const cookie = await signIn(base);
 
     chrome = await chromeLauncher.launch({
-      chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      chromeFlags: [
-        '--headless=new',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      chromePath: CHROMIUM_PATH,
+      chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
     });
     const runs = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 1));
     const only = process.env.BENCH_WEB_PAGES?.split(',').filter(Boolean);

@@ -32,14 +32,10 @@ export class Scheduler {
         this.jobs.map((j) =>
           j.run(this.ctx).catch((err: unknown) => this.log.warn({ err, job: j.name }, 'scheduled job failed')),
         ),
-      ).then(
-        () => {
-          this.running = null;
-        },
-        () => {
-          this.running = null;
-        },
-      );
+      ).then(() => {
+        // Every job's failure is caught above, so this settles only one way.
+        this.running = null;
+      });
     }
     return this.running;
   }

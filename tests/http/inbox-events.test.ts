@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, INBOX, adminOn, useTestServer, type Answer, type TestServer } from '../kit/server';
+import { Client, INBOX, adminOn, useTestServer, type TestServer, uploadAvatar } from '../kit/server';
 import { clientFrom, freshAddress, solveSlider, solveSliders } from '../kit/captcha';
 import { startSmtpSink, type SmtpSink } from '../kit/smtp';
 import { expectNoSecrets } from '../kit/secrets';
@@ -30,18 +30,7 @@ async function inbox(c: Client, type?: string, locale = 'en-US'): Promise<Msg[]>
   return type ? msgs.filter((m) => m.type === type) : msgs;
 }
 
-/** Uploads an avatar picture as the browser's form does. */
-async function upload(c: Client, data: Buffer, filename: string, type = 'image/png'): Promise<Answer> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(data)], { type }), filename);
-  const res = await fetch(`${c.base}/objects/ajax/avatars`, {
-    method: 'POST',
-    headers: { cookie: c.cookieHeader(), 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': c.csrf ?? '' },
-    body: form,
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
-}
+const upload = uploadAvatar;
 
 describe('inbox producers', () => {
   let sink: SmtpSink;

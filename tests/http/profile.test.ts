@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, startTestServer, useTestServer, type Answer } from '../kit/server';
+import { Client, startTestServer, useTestServer, uploadAvatar } from '../kit/server';
 import { startSmtpSink, type SinkMail, type SmtpSink } from '../kit/smtp';
 
 /** The activation token inside a received mail. */
@@ -13,17 +13,7 @@ function tokenOf(mail: SinkMail): string {
   return m[1];
 }
 
-async function upload(c: Client, data: Buffer, filename: string, type = 'image/png'): Promise<Answer> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(data)], { type }), filename);
-  const res = await fetch(`${c.base}/objects/ajax/avatars`, {
-    method: 'POST',
-    headers: { cookie: c.cookieHeader(), 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': c.csrf ?? '' },
-    body: form,
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
-}
+const upload = uploadAvatar;
 
 const png = (w = 16, h = 16) =>
   sharp({ create: { width: w, height: h, channels: 3, background: '#36c' } })

@@ -426,3 +426,16 @@ export async function adminOn(
   const code = await runAdmin(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) }, TEST_HASH_PARAMS);
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
+
+/** Uploads an avatar picture as the browser's form does (multipart, with the client's cookie and CSRF token). */
+export async function uploadAvatar(c: Client, data: Buffer, filename: string, type = 'image/png'): Promise<Answer> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(data)], { type }), filename);
+  const res = await fetch(`${c.base}/objects/ajax/avatars`, {
+    method: 'POST',
+    headers: { cookie: c.cookieHeader(), 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': c.csrf ?? '' },
+    body: form,
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
+}

@@ -1,5 +1,5 @@
 import type { CliCommand } from '../../../server/cli/command';
-import { noticeProblem, orgForNotice } from './service';
+import { noticeProblem, postNotice } from './service';
 
 /** The message center's admin commands. */
 export const inboxCommands: CliCommand[] = [
@@ -16,20 +16,8 @@ export const inboxCommands: CliCommand[] = [
         io.err(`send-notice: ${problem}`);
         return 1;
       }
-      const org = await orgForNotice(deps.db, orgName);
-      const members = await deps.db
-        .selectFrom('memberships')
-        .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .where('org_id', '=', org.id)
-        .executeTakeFirstOrThrow();
-      await deps.events.emit({
-        type: 'org.notice',
-        org: org.name,
-        title: title.trim(),
-        body: body.trim(),
-        to: { orgId: org.id },
-      });
-      io.out(`notice posted to ${Number(members.n)} member(s) of ${org.name}`);
+      const posted = await postNotice(deps, orgName, title, body);
+      io.out(`notice posted to ${posted.members} member(s) of ${posted.org}`);
       return 0;
     },
   },

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../../../server/context';
 import type { DB } from '../../../server/db/schema';
 import { AppError } from '../../../server/errors';
-import type { AccountEvent, EventDeps } from '../../../server/events';
+import type { AccountEvent, EventBus, EventDeps } from '../../../server/events';
 import type { ServerLocale } from '../../../server/i18n/index';
 import { newId } from '../../../server/auth/random';
 import { AccountError, findOrgByName } from '../../../server/services/accounts';
@@ -257,9 +257,30 @@ export function noticeProblem(title: string, body: string): string | null {
   return null;
 }
 
-/** The organisation a notice goes to, by name; AccountError (a CLI refusal) when there is none. */
-export async function orgForNotice(db: Kysely<DB>, name: string): Promise<{ id: string; name: string }> {
-  const org = await findOrgByName(db, name);
-  if (!org) throw new AccountError(`organisation "${name}" does not exist`);
-  return org;
+/**
+ * Posts an administrator's notice to every member of the organisation named (through the event bus, so it reaches
+ * the inbox like any event); answers the organisation's name and how many members it reached. AccountError (a CLI
+ * refusal) for an unknown organisation.
+ */
+export async function postNotice(
+  deps: EventDeps & { events: EventBus },
+  orgName: string,
+  title: string,
+  body: string,
+): Promise<{ org: string; members: number }> {
+  const org = await findOrgByName(deps.db, orgName);
+  if (!org) throw new AccountError(`organisation "${orgName}" does not exist`);
+  const members = await deps.db
+    .selectFrom('memberships')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('org_id', '=', org.id)
+    .executeTakeFirstOrThrow();
+  await deps.events.emit({
+    type: 'org.notice',
+    org: org.name,
+    title: title.trim(),
+    body: body.trim(),
+    to: { orgId: org.id },
+  });
+  return { org: org.name, members: Number(members.n) };
 }

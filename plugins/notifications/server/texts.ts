@@ -20,16 +20,11 @@ const day = (at: number): string => new Date(at).toISOString().slice(0, 10);
 /** The last valid day of an expiry instant stored as the start of the next day (licences). */
 const lastDay = (at: number): string => day(at - 1);
 
-/**
- * A browser in the reader's language: 'Chrome 131 on Windows' / 'Chrome 131（Windows）'. Messages stored before the
- * parts were kept apart carry one string, shown as it is.
- */
-function browserName(b: BrowserInfo | string | undefined, locale: ServerLocale): string {
-  if (typeof b === 'string' && b) return b;
-  const info = typeof b === 'object' && b ? b : { name: null, version: null, os: null };
-  const name = info.name ? `${info.name}${info.version ? ` ${info.version}` : ''}` : null;
-  if (locale === 'zh_CN') return `${name ?? '未知浏览器'}${info.os ? `（${info.os}）` : ''}`;
-  return `${name ?? 'an unknown browser'}${info.os ? ` on ${info.os}` : ''}`;
+/** A browser in the reader's language: 'Chrome 131 on Windows' / 'Chrome 131（Windows）'. */
+function browserName(b: BrowserInfo, locale: ServerLocale): string {
+  const name = b.name ? `${b.name}${b.version ? ` ${b.version}` : ''}` : null;
+  if (locale === 'zh_CN') return `${name ?? '未知浏览器'}${b.os ? `（${b.os}）` : ''}`;
+  return `${name ?? 'an unknown browser'}${b.os ? ` on ${b.os}` : ''}`;
 }
 
 const TOKENS = '/users/settings/personalAccessToken';
