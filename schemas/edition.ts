@@ -52,6 +52,8 @@ export interface EditionManifest {
   appSwitcher: AppDescriptor[];
   plugins: string[];
   features: { legacyTokens: boolean; privateDeployment: boolean };
+  /** Sign-in extras of the edition: a link to sign in with the cloud provider's own account (aliyun). */
+  signIn?: { cloudProviderUrl?: string };
 }
 
 /** The edition used when none or an unknown one is asked for. */

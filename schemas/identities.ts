@@ -3,8 +3,11 @@ import { closed } from './common';
 
 /** Wire shapes of the user's external-account bindings, shown by the third-party and identity-provider sections. */
 
-/** External account kinds: the two synchronised directories, the API synchronisation and identity providers. */
-export const IDENTITY_PROVIDERS = ['dingtalk', 'feishu', 'api', 'idp'] as const;
+/**
+ * External account kinds: DingTalk, Feishu (Lark) and WeCom accounts, the API synchronisation and identity providers
+ * (a directory such as LDAP or Windows AD is an identity provider).
+ */
+export const IDENTITY_PROVIDERS = ['dingtalk', 'feishu', 'wecom', 'api', 'idp'] as const;
 
 /** One of the external account kinds. */
 export const IdentityProviderSchema = Type.Union(IDENTITY_PROVIDERS.map((p) => Type.Literal(p)));

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { AppsSearchAnswer, Me, Organization } from './session';
 import type { SupportedLocale } from './locale';
+import { SignInMethodsSchema } from './sign-in';
 
 /** The configuration the service renders into `<script id="page-config">` and the web app reads at boot. */
 export const PageConfigSchema = Type.Object(
@@ -13,6 +14,7 @@ export const PageConfigSchema = Type.Object(
     csrfToken: Type.Optional(
       Type.String({ description: 'Anti-CSRF token echoed as `X-CSRF-Token`; absent on pages without a session' }),
     ),
+    signIn: Type.Optional(SignInMethodsSchema),
     bootstrap: Type.Optional(
       Type.Unsafe<PageBootstrap>(Type.Object({}, { description: 'What the first render needs (see PageBootstrap)' })),
     ),

@@ -197,6 +197,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     rateLimits: new RateLimiter(database.db, clock),
     captcha: new SliderCaptcha(database.db, clock),
     tokenAuth: null,
+    signInMethods: null,
     events: new EventBus(
       { db: database.db, clock },
       plugins.flatMap((p): EventReceiver[] => (p.onEvent ? [p.onEvent] : [])),
@@ -208,6 +209,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     if (ctx.tokenAuth) throw new Error(`plugin "${p.id}" provides tokenAuth, but another mounted plugin already does`);
     ctx.tokenAuth = p.provides.tokenAuth(ctx);
   }
+  for (const p of plugins) if (p.provides?.signInMethods) ctx.signInMethods = p.provides.signInMethods(ctx);
   app.decorate('ctx', ctx);
   // Expired sessions, puzzles, passes and limit windows are refused on use; this only keeps the tables small.
   // Usage logs older than their retention go too.

@@ -1,3 +1,5 @@
+import type { FastifyRequest } from 'fastify';
+import type { SignInMethods } from '../schemas/sign-in';
 import type { Kysely } from 'kysely';
 import type { EditionManifest } from '../schemas/edition';
 import type { Clock } from './clock';
@@ -39,6 +41,8 @@ export interface AppContext {
    * (access-tokens); null when none does, and then every token answers 401 TokenInvalid.
    */
   tokenAuth: TokenAuthenticator | null;
+  /** The sign-in methods a login page offers (directories, third-party), from the login slice; null without it. */
+  signInMethods: ((req: FastifyRequest) => Promise<SignInMethods>) | null;
   /** Account events (token created, password changed…) to the slices that receive them (the inbox). */
   events: EventBus;
 }

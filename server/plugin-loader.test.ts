@@ -62,6 +62,7 @@ describe('server slices', () => {
       '051-password-recovery',
       '052-inbox',
       '053-sign-in-devices',
+      '054-sign-in-sources',
     ]);
     const clash = defineServerPlugin({ id: 'clash', migrations: { '002-usage-logs': coreMigrations['001-initial'] } });
     expect(() => allMigrations([clash])).toThrow(/"002-usage-logs" of plugin "clash" is already defined by the core/);

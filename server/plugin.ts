@@ -5,11 +5,15 @@ import type { TokenAuthenticator } from './auth/tokens';
 import type { ServerMessages } from './i18n/index';
 import type { CliCommand } from './cli/command';
 import type { EventReceiver } from './events';
+import type { FastifyRequest } from 'fastify';
+import type { SignInMethods } from '../schemas/sign-in';
 
 /** Core services a slice may implement; the core reaches them through `AppContext`, never by importing the slice. */
 export interface ServerProvides {
   /** Verifies personal access tokens for `auth: 'token'` routes (becomes `ctx.tokenAuth`). */
   tokenAuth?: (ctx: AppContext) => TokenAuthenticator;
+  /** What the login page offers besides account and password (page config `signIn`; becomes `ctx.signInMethods`). */
+  signInMethods?: (ctx: AppContext) => (req: FastifyRequest) => Promise<SignInMethods>;
 }
 
 /**

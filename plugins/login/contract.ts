@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { closed } from '../../schemas/common';
 import { PASSWORD_MAX_LENGTH } from '../../schemas/password-rule';
 import { MeSchema } from '../../schemas/session';
+import { OAUTH_PROVIDERS } from '../../schemas/sign-in';
 import { LOGIN_PASSWORD_INPUT_MAX, NEXT_URL_MAX, USERNAME_INPUT_MAX } from './limits';
 
 /**
@@ -9,6 +10,13 @@ import { LOGIN_PASSWORD_INPUT_MAX, NEXT_URL_MAX, USERNAME_INPUT_MAX } from './li
  * the page use their static types (the page with `import type` only; plain limits come from `./limits`).
  */
 export * from './limits';
+/** Directory kinds, third-party providers, the failure pages and the page config's `signIn` (a core shape). */
+export * from '../../schemas/sign-in';
+
+/** How a sign-in checks the password: the account's own, or a directory's (LDAP, Windows AD). */
+export const SIGN_IN_METHODS = ['password', 'ldap', 'ad'] as const;
+/** One sign-in method of the login form. */
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 
 /** Sign-in request body. */
 export const LoginBodySchema = Type.Object(
@@ -20,6 +28,27 @@ export const LoginBodySchema = Type.Object(
         minLength: 1,
         maxLength: 128,
         description: 'A slider pass for this username; required once `check` answers need_captcha',
+      }),
+    ),
+    method: Type.Optional(
+      Type.Union(
+        SIGN_IN_METHODS.map((m) => Type.Literal(m)),
+        { description: "Whose password it is: the account's (default) or a directory's (`ldap`, `ad`)" },
+      ),
+    ),
+    org_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 32,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description: "With a directory method: the organisation whose directory to use (else the instance's)",
+      }),
+    ),
+    bind_pending: Type.Optional(
+      Type.Boolean({
+        description:
+          'Bind the third-party account waiting in this browser (`GET /users/ajax/login/pending-bind`) to the ' +
+          'account that signs in',
       }),
     ),
   },
@@ -74,3 +103,15 @@ export { UsernameCheckAnswerSchema, type UsernameCheckAnswer } from '../../schem
 export const LogoutQuerySchema = Type.Object({ next: Type.Optional(Type.String({ maxLength: NEXT_URL_MAX })) }, closed);
 /** Static type of the logout query. */
 export type LogoutQuery = Static<typeof LogoutQuerySchema>;
+
+/** A third-party account that signed in unbound and waits, in this browser, for a password sign-in to bind it. */
+export const PendingBindSchema = Type.Object(
+  {
+    provider: Type.Union(OAUTH_PROVIDERS.map((p) => Type.Literal(p))),
+    open_id: Type.String({ description: 'The account id at the provider' }),
+    name: Type.String({ description: 'The display name the provider gave (may be empty)' }),
+  },
+  closed,
+);
+/** The third-party account waiting to be bound. */
+export type PendingBind = Static<typeof PendingBindSchema>;

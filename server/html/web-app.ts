@@ -11,6 +11,13 @@ import { CatalogueCache, pageBootstrap } from './bootstrap';
 /** Client-side routes answered with index.html (history fallback). */
 export const APP_ROUTE_PREFIXES = ['/users', '/login', '/sso'];
 
+/** The pages that offer sign-in methods: the login page (both re-login paths) and the third-party failure pages. */
+const LOGIN_PAGES = ['/users/login', '/sso/login', '/login/errors'];
+function isLoginPage(url: string): boolean {
+  const path = url.split('?')[0].replace(/\/+$/, '');
+  return LOGIN_PAGES.includes(path);
+}
+
 // A content-hashed file, or its pre-compressed sibling (`.br` / `.gz`, sent by Accept-Encoding).
 const HASHED_ASSET = /[.-][0-9a-f]{8,}\.(js|css|mjs|woff2?|png|jpe?g|gif|svg|webp|ico|map)(\.(br|gz))?$/i;
 
@@ -72,6 +79,8 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
       host: ctx.config.publicUrl ?? `${req.protocol}://${req.host}`,
       organizationId: orgId,
       ...(req.session ? { csrfToken: req.session.csrfToken } : {}),
+      // The login pages say which directories and third-party providers they offer.
+      ...(ctx.signInMethods && isLoginPage(req.url) ? { signIn: await ctx.signInMethods(req) } : {}),
       // The first render needs no call: catalogue, user, organisation and apps come with the page.
       bootstrap: await pageBootstrap(ctx, req, catalogues),
     };

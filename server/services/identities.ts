@@ -12,6 +12,7 @@ import { IDENTITY_PROVIDERS, type Identity, type IdentityProvider } from '../../
 const PROVIDER_NAMES: Record<Exclude<IdentityProvider, 'idp'>, string> = {
   dingtalk: 'DingTalk',
   feishu: 'Feishu',
+  wecom: 'WeCom',
   api: 'API',
 };
 

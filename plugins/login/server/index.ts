@@ -1,17 +1,32 @@
 import { defineServerPlugin } from '../../../server/plugin';
 import { loginRoutes } from './routes';
+import { oauthRoutes } from './oauth-routes';
 import { messages } from './messages';
 import { purgeDevices } from './devices';
+import { directoryCommands } from './cli-directory';
+import { oauthCommands } from './cli-oauth';
+import { signInMethods } from './methods';
+import { purgeOAuth } from './oauth';
 import * as m053 from './migrations/053-sign-in-devices';
+import * as m054 from './migrations/054-sign-in-sources';
+import './tables';
 
 /**
  * Server slice of the login plugin, discovered by its folder (server/plugin-loader.ts).
- * Sign-in, sign-out and password change.
+ * Sign-in (password, LDAP / Windows AD, third-party OAuth), sign-out and password change.
  */
 export default defineServerPlugin({
   id: 'login',
-  routes: loginRoutes,
-  migrations: { '053-sign-in-devices': m053 },
+  routes: async (app) => {
+    await app.register(loginRoutes);
+    await app.register(oauthRoutes);
+  },
+  migrations: { '053-sign-in-devices': m053, '054-sign-in-sources': m054 },
   messages,
-  housekeeping: purgeDevices,
+  cli: [...directoryCommands, ...oauthCommands],
+  provides: { signInMethods },
+  housekeeping: async (ctx) => {
+    await purgeDevices(ctx);
+    await purgeOAuth(ctx);
+  },
 });

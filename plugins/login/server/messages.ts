@@ -8,6 +8,12 @@ export const messages = defineServerMessages({
     PasswordSameAsOld: 'The new password must differ from the old one.',
     OldPasswordRequired: 'Please enter the current password.',
     OldPasswordIncorrect: 'The current password is incorrect.',
+    DirectoryNotEnabled: 'Sign-in through this directory is not enabled.',
+    DirectoryUnavailable: 'The directory cannot be reached. Please try again later.',
+    DirectoryAccountConflict:
+      'An account with this name already exists and is not linked to the directory. Sign in with its password.',
+    PendingBindNotFound: 'No third-party account is waiting to be bound in this browser, or the wait has expired.',
+    ThirdPartyAccountBoundToOther: 'This third-party account is already bound to another account.',
   },
   zh_CN: {
     AccountOrPasswordIncorrect: '账号或密码错误。',
@@ -15,6 +21,11 @@ export const messages = defineServerMessages({
     PasswordSameAsOld: '新密码不能与旧密码相同。',
     OldPasswordRequired: '请输入当前密码。',
     OldPasswordIncorrect: '当前密码错误。',
+    DirectoryNotEnabled: '未启用该目录登录。',
+    DirectoryUnavailable: '无法连接目录服务，请稍后重试。',
+    DirectoryAccountConflict: '已存在同名账号且未关联该目录，请使用该账号的密码登录。',
+    PendingBindNotFound: '当前浏览器中没有等待绑定的第三方账号，或已过期。',
+    ThirdPartyAccountBoundToOther: '该第三方账号已绑定其他账号。',
   },
 });
 
