@@ -98,6 +98,22 @@ export class LoginLockout {
     await this.unlock(username);
   }
 
+  /**
+   * A granted attempt could not be judged (the directory went away between its search and the password check):
+   * its slot is given back, and a lock that only this slot set is lifted. Nothing was evaluated, so nothing counts.
+   */
+  async release(username: string, slot: number): Promise<void> {
+    await this.db
+      .updateTable('login_failures')
+      .set({
+        count: sql<number>`login_failures.count - 1`,
+        locked_until: sql<number | null>`case when ${slot} >= ${LOCK_AT_FAILURES} then null else login_failures.locked_until end`,
+      })
+      .where('username', '=', lockoutKey(username))
+      .where('count', '>', 0)
+      .execute();
+  }
+
   /** Admin unlock and password reset: forgets the counter of a username. */
   async unlock(username: string): Promise<boolean> {
     const r = await this.db

@@ -30,7 +30,8 @@ export interface AccountDeps {
   hasher: PasswordHasher;
 }
 
-const USERNAME_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+/** The account-name rule (letters, digits and . _ @ -, not first; 1 to 64). */
+export const USERNAME_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 const APP_KEY_RE = /^[a-z][a-z0-9-]{0,39}$/;
 
 /** Finds a user by username, case-insensitively. */

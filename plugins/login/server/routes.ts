@@ -16,6 +16,7 @@ import {
 } from '../contract';
 import { accountLookupLimit, enforceLimit } from '../../../server/http/rate-limit';
 import { changePassword, checkUsername, safeNextUrl, signIn, stateCheckLimit } from './service';
+import { directorySignIn } from './directory';
 
 /** Sign-in attempts one client address may make per minute (whatever the names). */
 export const SIGNINS_PER_ADDRESS_MINUTE = 60;
@@ -34,14 +35,20 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'public', csrf: 'xhr', limit: { name: 'signin', perAddress: SIGNINS_PER_ADDRESS_MINUTE } },
       schema: {
         tags: ['login'],
-        summary: 'Sign in with account and password (needs X-Requested-With; no CSRF token yet)',
+        summary:
+          'Sign in with account and password, the password checked by the account or by a directory (LDAP, ' +
+          'Windows AD); needs X-Requested-With, no CSRF token yet',
         body: LoginBodySchema,
         response: { 200: LoginResultSchema, ...errorResponses },
       },
     },
     async (req, reply) => {
-      const { username, password, captcha_pass: captchaPass } = req.body;
-      const result = await signIn(ctx, { username, password, captchaPass, ip: req.ip, userAgent: req.headers['user-agent'] });
+      const { username, password, captcha_pass: captchaPass, method = 'password', org_id: orgId } = req.body;
+      const attempt = { username, password, captchaPass, ip: req.ip, userAgent: req.headers['user-agent'] };
+      const result =
+        method === 'password'
+          ? await signIn(ctx, attempt)
+          : await directorySignIn(ctx, { ...attempt, kind: method, orgId, log: req.log });
       if (result.kind === 'locked') throw new AppError(423, 'AccountLocked');
       if (result.kind === 'incorrect') throw new AppError(401, 'AccountOrPasswordIncorrect');
       if (result.kind === 'captchaRequired') throw new AppError(403, 'CaptchaRequired');

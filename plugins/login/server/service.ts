@@ -47,26 +47,41 @@ export async function signInNeeds(ctx: AppContext, username: string, ip: string)
   return { locked: state.locked, needCaptcha: state.needCaptcha || fromIp >= IP_CAPTCHA_AFTER_FAILURES };
 }
 
+/** What judging an attempt's password found: whether it is right, and the account the name belongs to (if any). */
+export interface Judgement {
+  ok: boolean;
+  user: UsersTable | undefined;
+}
+
 /**
- * Checks a username/password pair under the lockout rule. A pass is spent first (single use, this name only);
- * then the attempt takes its slot atomically (server/auth/lockout.ts) before any password is evaluated, so a
- * burst of parallel attempts evaluates at most 5 passwords, at most 2 without passes. Unknown names cost a
- * dummy argon2 check so timing matches.
+ * Runs one sign-in attempt under the lockout rule, whoever judges the password (the account's hash, a directory).
+ * A pass is spent first (single use, the typed name only); then the attempt takes its slot of `key` atomically
+ * (server/auth/lockout.ts) before any password is evaluated, so a burst of parallel attempts evaluates at most 5
+ * passwords, at most 2 without passes. `judge` may throw: the slot is then given back (nothing was evaluated).
  */
-export async function signIn(ctx: AppContext, attempt: SignInAttempt): Promise<SignInResult> {
-  const { username, password, captchaPass, ip } = attempt;
+export async function underLockout(
+  ctx: AppContext,
+  attempt: SignInAttempt,
+  key: string,
+  judge: () => Promise<Judgement>,
+): Promise<SignInResult> {
+  const { username, captchaPass, ip } = attempt;
   const withPass = !!captchaPass;
   if (captchaPass && !(await ctx.captcha.spend(username, captchaPass))) return { kind: 'captchaInvalid' };
   if (!withPass && (await ctx.rateLimits.peek(ipFailureKey(ip))) >= IP_CAPTCHA_AFTER_FAILURES) {
-    return (await ctx.lockout.isLocked(username)) ? { kind: 'locked' } : { kind: 'captchaRequired' };
+    return (await ctx.lockout.isLocked(key)) ? { kind: 'locked' } : { kind: 'captchaRequired' };
   }
-  const slot = await ctx.lockout.reserve(username, withPass);
+  const slot = await ctx.lockout.reserve(key, withPass);
   if (slot.kind === 'locked') return { kind: 'locked' };
   if (slot.kind === 'captcha') return { kind: 'captchaRequired' };
-  const user = await findUserByUsername(ctx.db, username);
-  const ok = user?.password_hash
-    ? await ctx.hasher.verify(user.password_hash, password)
-    : await ctx.hasher.dummyVerify(password);
+  let judged: Judgement;
+  try {
+    judged = await judge();
+  } catch (e) {
+    await ctx.lockout.release(key, slot.slot);
+    throw e;
+  }
+  const { ok, user } = judged;
   if (!ok || !user) {
     await ctx.rateLimits.hit(ipFailureKey(ip), Number.MAX_SAFE_INTEGER, IP_FAILURE_WINDOW_MS);
     if (slot.slot < LOCK_AT_FAILURES) return { kind: 'incorrect' };
@@ -77,9 +92,23 @@ export async function signIn(ctx: AppContext, attempt: SignInAttempt): Promise<S
     }
     return { kind: 'locked' };
   }
-  await ctx.lockout.succeeded(username);
+  await ctx.lockout.succeeded(key);
   await noteSignIn(ctx, user.id, ip, attempt.userAgent);
   return { kind: 'ok', user };
+}
+
+/**
+ * Checks a username/password pair against the account's own password under the lockout rule. Unknown names cost a
+ * dummy argon2 check so timing matches.
+ */
+export async function signIn(ctx: AppContext, attempt: SignInAttempt): Promise<SignInResult> {
+  return underLockout(ctx, attempt, attempt.username, async () => {
+    const user = await findUserByUsername(ctx.db, attempt.username);
+    const ok = user?.password_hash
+      ? await ctx.hasher.verify(user.password_hash, attempt.password)
+      : await ctx.hasher.dummyVerify(attempt.password);
+    return { ok, user };
+  });
 }
 
 /** Plain checks (locked / needs the slider; the same for any name) one address may make per minute. */
@@ -139,7 +168,11 @@ export async function changePassword(
     .where('id', '=', userId)
     .execute();
   await ctx.sessions.destroyOthers(userId, keepSessionHash);
-  await ctx.events.emit({ type: 'password.changed', how: row.password_hash ? 'settings' : 'first-sign-in', to: { userId } });
+  await ctx.events.emit({
+    type: 'password.changed',
+    how: row.password_hash ? 'settings' : 'first-sign-in',
+    to: { userId },
+  });
 }
 
 /** What a `next` is checked against: PUBLIC_URL (the config) and the edition's application addresses. */
