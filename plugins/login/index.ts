@@ -10,7 +10,15 @@ declare module '../../src/core/stores/root' {
 }
 
 const loadLogin = () => import(/* webpackChunkName: "plugin-login" */ './pages/LoginPage');
-const routes: PluginRoute[] = [{ path: '/users/login', frame: 'bare', load: loadLogin }];
+const routes: PluginRoute[] = [
+  { path: '/users/login', frame: 'bare', load: loadLogin },
+  // Where a third-party sign-in that did not work lands; its own small chunk.
+  {
+    path: '/login/errors',
+    frame: 'bare',
+    load: () => import(/* webpackChunkName: "plugin-login-errors" */ './pages/LoginErrorPage'),
+  },
+];
 // The global edition signs in at /sso/login as well (its re-login path).
 if (edition.paths.relogin === '/sso/login') routes.push({ path: '/sso/login', frame: 'bare', load: loadLogin });
 

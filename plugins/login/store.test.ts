@@ -103,3 +103,71 @@ describe('login store', () => {
     expect(store.captchaFor).toBeNull();
   });
 });
+
+describe('login store: directories and third-party binding', () => {
+  const PENDING = 'GET /users/ajax/login/pending-bind';
+  const WAITING = ok({ provider: 'lark', open_id: 'ou_1', name: 'Ann' });
+
+  it('a directory sign-in sends its method and organisation, and never binds', async () => {
+    const { store, backend } = setup([SIGNED_IN]);
+    backend.on(PENDING, WAITING);
+    await store.loadPendingBind();
+    expect(store.pendingBind).toEqual({ provider: 'lark', open_id: 'ou_1', name: 'Ann' });
+    await store.signIn('ann', 'x', { directory: 'ad', orgId: 'o1' });
+    expect(backend.callsTo(LOGIN)[0].body).toEqual({ username: 'ann', password: 'x', method: 'ad', org_id: 'o1' });
+    expect(store.done).toBe(true);
+  });
+
+  it('a password sign-in binds the waiting account; without one it sends no flag', async () => {
+    const { store, backend } = setup([SIGNED_IN]);
+    await store.signIn('ann', 'x');
+    expect(backend.callsTo(LOGIN)[0].body).toEqual({ username: 'ann', password: 'x' });
+    backend.on(PENDING, WAITING);
+    await store.loadPendingBind();
+    await store.signIn('ann', 'x');
+    expect(backend.callsTo(LOGIN)[1].body).toEqual({ username: 'ann', password: 'x', bind_pending: true });
+  });
+
+  it('no waiting account (404) leaves nothing; cancelling forgets it', async () => {
+    const { store, backend } = setup([SIGNED_IN]);
+    backend.on(PENDING, serviceError(404, 'PendingBindNotFound'));
+    await store.loadPendingBind();
+    expect(store.pendingBind).toBeNull();
+    backend.on(PENDING, WAITING);
+    backend.on('DELETE /users/ajax/login/pending-bind', ok({ success: true }));
+    await store.loadPendingBind();
+    await store.cancelPendingBind();
+    expect(store.pendingBind).toBeNull();
+    expect(backend.callsTo('DELETE /users/ajax/login/pending-bind')).toHaveLength(1);
+  });
+
+  it('a third-party account bound to someone else, or one that expired, takes the banner away', async () => {
+    const { store, backend } = setup([
+      serviceError(409, 'ThirdPartyAccountBoundToOther', 'bound'),
+      serviceError(404, 'PendingBindNotFound', 'gone'),
+    ]);
+    backend.on(PENDING, WAITING);
+    await store.loadPendingBind();
+    await store.signIn('ann', 'x');
+    expect(store.failure).toEqual({ id: 'login.error.boundToOther' });
+    expect(store.pendingBind).toBeNull();
+    await store.loadPendingBind();
+    await store.signIn('ann', 'x');
+    expect(store.failure).toEqual({ id: 'login.error.bindExpired' });
+    expect(store.pendingBind).toBeNull();
+  });
+
+  it('explains the directory refusals with its own texts', async () => {
+    const { store } = setup([
+      serviceError(503, 'DirectoryUnavailable', 'down'),
+      serviceError(400, 'DirectoryNotEnabled', 'off'),
+      serviceError(409, 'DirectoryAccountConflict', 'taken'),
+    ]);
+    await store.signIn('ann', 'x', { directory: 'ldap' });
+    expect(store.failure).toEqual({ id: 'login.error.directoryUnavailable' });
+    await store.signIn('ann', 'x', { directory: 'ldap' });
+    expect(store.failure).toEqual({ id: 'login.error.directoryNotEnabled' });
+    await store.signIn('ann', 'x', { directory: 'ldap' });
+    expect(store.failure).toEqual({ id: 'login.error.directoryAccountConflict' });
+  });
+});

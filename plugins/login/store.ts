@@ -4,6 +4,7 @@ import { failureOf, type Failure } from '../../src/core/stores/failure';
 import { annotate, SectionStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import { loginApi } from './api';
+import type { DirectoryKind, LoginBody, PendingBind } from './contract';
 
 /** Server error codes the page explains with its own catalogue; others show the server's message. */
 export const LOGIN_ERROR_MESSAGES: Readonly<Record<string, string>> = {
@@ -12,7 +13,23 @@ export const LOGIN_ERROR_MESSAGES: Readonly<Record<string, string>> = {
   CaptchaRequired: 'login.error.captchaRequired',
   CaptchaInvalid: 'login.error.captchaInvalid',
   TooManyRequestsMinute: 'login.error.tooMany',
+  DirectoryNotEnabled: 'login.error.directoryNotEnabled',
+  DirectoryUnavailable: 'login.error.directoryUnavailable',
+  DirectoryAccountConflict: 'login.error.directoryAccountConflict',
+  ThirdPartyAccountBoundToOther: 'login.error.boundToOther',
+  PendingBindNotFound: 'login.error.bindExpired',
 };
+
+/** Answers after which the waiting third-party account can no longer be bound here: the banner goes. */
+const BIND_GONE_CODES = new Set(['ThirdPartyAccountBoundToOther', 'PendingBindNotFound']);
+
+/** How a sign-in checks the password besides the account's own. */
+export interface SignInOptions {
+  /** A directory's password (LDAP, Windows AD) instead of the account's; directory sign-ins never bind. */
+  directory?: DirectoryKind;
+  /** With a directory: the organisation whose directory to use (the page's `?org=`), else the instance's. */
+  orgId?: string;
+}
 
 /** Answers after which the service wants a slider pass with the next sign-in of the name. */
 const CAPTCHA_CODES = new Set(['CaptchaRequired', 'CaptchaInvalid']);
@@ -34,6 +51,11 @@ export class LoginStore extends SectionStore {
   captchaFor: string | null = null;
   /** Bumped whenever the slider must show a fresh puzzle (its pass was spent by a sign-in answer). */
   captchaRound = 0;
+  /**
+   * A third-party account that came back unbound in this browser (the not-bound page sends people here): the next
+   * password sign-in binds it. Null: none waits, or it was not asked for.
+   */
+  pendingBind: PendingBind | null = null;
   /** The solved slider's pass, kept in memory for exactly one sign-in; null until solved and after use. */
   private pass: string | null = null;
   private readonly api: ReturnType<typeof loginApi>;
@@ -42,8 +64,8 @@ export class LoginStore extends SectionStore {
     super();
     this.api = loginApi(client);
     annotate<LoginStore, 'pass'>(this, {
-      observable: ['failure', 'pendingChange', 'done', 'captchaFor', 'captchaRound', 'pass'],
-      action: ['signIn', 'changePassword', 'setCaptchaPass'],
+      observable: ['failure', 'pendingChange', 'done', 'captchaFor', 'captchaRound', 'pass', 'pendingBind'],
+      action: ['signIn', 'changePassword', 'setCaptchaPass', 'clearFailure', 'loadPendingBind', 'cancelPendingBind'],
       computed: ['captchaSolved'],
     });
   }
@@ -53,14 +75,41 @@ export class LoginStore extends SectionStore {
     return this.pass !== null;
   }
 
+  /** Forgets the last failure (the page switched to another sign-in method, where it does not apply). */
+  clearFailure(): void {
+    this.failure = null;
+  }
+
   /** Keeps the pass the slider earned, for the next sign-in only. */
   setCaptchaPass(pass: string): void {
     this.pass = pass;
     this.failure = null;
   }
 
-  /** Signs in; on success either finishes or asks for the forced password change; on refusal asks for the slider. */
-  async signIn(username: string, password: string): Promise<void> {
+  /** Asks whether a third-party account waits to be bound in this browser; none (404) or a failure shows nothing. */
+  async loadPendingBind(): Promise<void> {
+    const [error, answer] = await this.api.pendingBind();
+    runInAction(() => (this.pendingBind = error ? null : answer));
+  }
+
+  /** Forgets the waiting third-party account, so the sign-in does not bind it. */
+  async cancelPendingBind(): Promise<void> {
+    if (!this.pendingBind) return;
+    this.failure = null;
+    const [error] = await this.api.cancelPendingBind();
+    runInAction(() => {
+      // Already gone (expired) is as good as forgotten.
+      if (!error || errorCodeOf(error) === 'PendingBindNotFound') this.pendingBind = null;
+      else this.failure = failure(error) ?? null;
+    });
+  }
+
+  /**
+   * Signs in with the account's password, or a directory's (`options.directory`); on success either finishes or
+   * asks for the forced password change; on refusal asks for the slider. A password sign-in binds the waiting
+   * third-party account, if any.
+   */
+  async signIn(username: string, password: string, options: SignInOptions = {}): Promise<void> {
     const name = username.trim();
     this.failure = null;
     const sliderShown = this.captchaFor === name;
@@ -71,8 +120,14 @@ export class LoginStore extends SectionStore {
     // A pass serves one sign-in answer, whatever that answer is.
     const pass = sliderShown ? (this.pass ?? undefined) : undefined;
     this.pass = null;
+    const body: LoginBody = { username: name, password };
+    if (pass) body.captcha_pass = pass;
+    if (options.directory) {
+      body.method = options.directory;
+      if (options.orgId) body.org_id = options.orgId;
+    } else if (this.pendingBind) body.bind_pending = true;
     let code: string | undefined;
-    const r = await this.saveWith(this.api.login(name, password, pass), {
+    const r = await this.saveWith(this.api.login(body), {
       failure: (error) => {
         code = errorCodeOf(error);
         return failure(error);
@@ -83,7 +138,10 @@ export class LoginStore extends SectionStore {
       },
     });
     if (r.ok) return;
-    runInAction(() => (this.failure = r.failure ?? null));
+    runInAction(() => {
+      this.failure = r.failure ?? null;
+      if (body.bind_pending && code && BIND_GONE_CODES.has(code)) this.pendingBind = null;
+    });
     let needed: boolean | undefined;
     if (code && CAPTCHA_CODES.has(code)) needed = true;
     else if (code === 'AccountOrPasswordIncorrect') {

@@ -37,9 +37,6 @@ export function preloadRoute(registry: Registry, pathname: string): void {
   if (route.frame !== 'bare') quiet(loadFramedPage());
 }
 const UsersErrorsPage = lazy(() => import(/* webpackChunkName: "shell-errors" */ '../shell/ErrorRoutes'));
-const LoginErrorsPage = lazy(() =>
-  import(/* webpackChunkName: "shell-errors" */ '../shell/ErrorRoutes').then((m) => ({ default: m.LoginErrorsPage })),
-);
 
 /** Core and shell catalogues of one locale, in the same chunk as the plugins' (`messages-<locale>`). */
 const FRAME_MESSAGES = {
@@ -185,7 +182,6 @@ export const App = observer(function App({ registry, stores, nonce, initialMessa
                       <Route path="/users/settings/:sidebarKey/*" element={<SettingsShell registry={registry} />} />
                       <Route path="/users/switch" element={<Navigate to="/users/switch/organization" replace />} />
                       <Route path="/users/errors" element={<UsersErrorsPage />} />
-                      <Route path="/login/errors" element={<LoginErrorsPage />} />
                       {pages.map(([route, Page]) => (
                         <Route key={route.path} path={route.path} element={routeElement(route, Page)} />
                       ))}

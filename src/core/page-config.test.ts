@@ -64,3 +64,27 @@ describe('page bootstrap', () => {
     expect(odd.bootstrap).toEqual({ locale: 'zh_CN' });
   });
 });
+
+describe('sign-in methods of the login pages', () => {
+  it('keeps the known directory kinds and providers, each once, and drops the rest', () => {
+    const c = parsePageConfig(
+      JSON.stringify({
+        signIn: { directories: ['ad', 'saml', 'ldap', 'ad', 3], oauth: ['wecom', 'github', null, 'dingtalk', 'lark'] },
+      }),
+    );
+    expect(c.signIn).toEqual({ directories: ['ad', 'ldap'], oauth: ['wecom', 'dingtalk', 'lark'] });
+  });
+
+  it('reads a partial or malformed signIn as no extra methods, and an absent one as absent', () => {
+    expect(parsePageConfig(JSON.stringify({ signIn: { directories: ['ldap'] } })).signIn).toEqual({
+      directories: ['ldap'],
+      oauth: [],
+    });
+    expect(parsePageConfig(JSON.stringify({ signIn: { directories: 'ldap', oauth: {} } })).signIn).toEqual({
+      directories: [],
+      oauth: [],
+    });
+    expect('signIn' in parsePageConfig(JSON.stringify({ signIn: ['ldap'] }))).toBe(false);
+    expect('signIn' in parsePageConfig(JSON.stringify({ orgId: 'o1' }))).toBe(false);
+  });
+});

@@ -1,4 +1,5 @@
 import type { PageBootstrap, PageConfig as ServedPageConfig } from '../../schemas/page-config';
+import type { DirectoryKind, OAuthProvider, SignInMethods } from '../../schemas/sign-in';
 
 /** The id of the `<script type="application/json">` tag the service renders into every page. */
 export const PAGE_CONFIG_ELEMENT_ID = 'page-config';
@@ -38,12 +39,34 @@ export function parsePageConfig(text: string | null | undefined, nonce?: string 
   const csrf = str(raw.csrfToken);
   if (csrf) config.csrfToken = csrf;
   if (nonce) config.nonce = nonce;
+  const signIn = parseSignIn(raw.signIn);
+  if (signIn) config.signIn = signIn;
   const bootstrap = parseBootstrap(raw.bootstrap);
   if (bootstrap) config.bootstrap = bootstrap;
   return config;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+// The known values, keyed so the compiler notices a kind or provider added to schemas/sign-in.ts (a web file takes
+// only types from there: its values would bring TypeBox into the bundle).
+const DIRECTORY_KIND: Record<DirectoryKind, true> = { ldap: true, ad: true };
+const OAUTH_PROVIDER: Record<OAuthProvider, true> = { dingtalk: true, lark: true, wecom: true };
+
+/** The known entries of a list, each once, in the service's order; anything else is dropped. */
+function known<T extends string>(raw: unknown, allowed: Record<T, true>): T[] {
+  if (!Array.isArray(raw)) return [];
+  return [...new Set(raw.filter((v): v is T => typeof v === 'string' && Object.hasOwn(allowed, v)))];
+}
+
+/**
+ * The login page's extra sign-in methods, kept to the directory kinds and providers this bundle knows (a newer
+ * service may name more; a tab or button for an unknown one could not work).
+ */
+export function parseSignIn(raw: unknown): SignInMethods | undefined {
+  if (!isRecord(raw)) return undefined;
+  return { directories: known(raw.directories, DIRECTORY_KIND), oauth: known(raw.oauth, OAUTH_PROVIDER) };
+}
 
 /**
  * The bootstrap part, checked just enough that the app can rely on it; anything malformed drops that part (the app
@@ -64,7 +87,9 @@ export function parseBootstrap(raw: unknown): PageBootstrap | undefined {
         ? (org as unknown as NonNullable<PageBootstrap['organization']>)
         : null;
     boot.apps = Array.isArray(raw.apps)
-      ? raw.apps.filter((a): a is NonNullable<PageBootstrap['apps']>[number] => isRecord(a) && typeof a.identity === 'string')
+      ? raw.apps.filter(
+          (a): a is NonNullable<PageBootstrap['apps']>[number] => isRecord(a) && typeof a.identity === 'string',
+        )
       : null;
     boot.organizationError = typeof raw.organizationError === 'string' ? raw.organizationError : null;
   }

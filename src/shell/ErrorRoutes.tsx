@@ -9,12 +9,3 @@ export default function UsersErrorsPage() {
     </AppLayout>
   );
 }
-
-/** `/login/errors`: a bare error page for failures before sign-in. */
-export function LoginErrorsPage() {
-  return (
-    <main style={{ paddingTop: 48 }}>
-      <ErrorPage />
-    </main>
-  );
-}

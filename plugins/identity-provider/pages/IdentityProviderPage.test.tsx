@@ -36,7 +36,35 @@ describe('identity-provider page', () => {
       },
     ]);
     expect(await screen.findByText('Corp LDAP')).toBeTruthy();
-    expect(screen.getByTestId('identity-provider-item').textContent).toContain('Account alice');
+    expect(screen.getByTestId('identity-provider-item').textContent).toContain('Identity ID: alice');
     expect((await root.store('identityProviders')).bindings).toHaveLength(1);
+  });
+
+  it('shows a directory identity by the directory’s name and bind date, its entry UUID only as secondary text', async () => {
+    const uuid = '5f0c8a9e-3b1d-4c2e-9a7f-1d2e3f4a5b6c';
+    const directory = {
+      id: '3',
+      provider: 'idp',
+      credential: 'directory:d1',
+      open_id: uuid,
+      name: 'Corp Windows AD',
+      created_at: '2026-03-04T10:00:00.000Z',
+    };
+    const view = await show([directory]);
+    const item = await screen.findByTestId('identity-provider-item');
+    const lines = [...item.querySelectorAll('.ant-typography')].map((e) => e.textContent);
+    expect(lines).toEqual([
+      'Corp Windows AD',
+      expect.stringMatching(/^Bound on 2026-03-0[45]$/),
+      `Identity ID: ${uuid}`,
+    ]);
+    view.unmount();
+    await show([directory], 'zh_CN');
+    const zh = [...(await screen.findByTestId('identity-provider-item')).querySelectorAll('.ant-typography')];
+    expect(zh.map((e) => e.textContent)).toEqual([
+      'Corp Windows AD',
+      expect.stringMatching(/^绑定于 2026-03-0[45]$/),
+      `身份标识：${uuid}`,
+    ]);
   });
 });

@@ -4,10 +4,13 @@ import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { edition } from '../../../src/core/edition';
-import { formatDateTime } from '../../../src/core/i18n/format';
+import { formatDate } from '../../../src/core/i18n/format';
 import { useStore } from '../../../src/core/stores/root';
 
-/** Identity-provider bindings: the bound identity sources, or 'no identity source bound, how to bind?'. */
+/**
+ * Identity-provider bindings: the bound identity sources (a directory by its display name, when bound, and its entry
+ * id), or 'no identity source bound, how to bind?'.
+ */
 const IdentityProviderView = observer(function IdentityProviderView() {
   const store = useStore('identityProviders');
 
@@ -61,13 +64,16 @@ const IdentityProviderView = observer(function IdentityProviderView() {
                 <div style={{ display: 'flex', alignItems: 'center', gap: 16, minWidth: 0 }}>
                   <Avatar icon={<SafetyCertificateOutlined />} aria-hidden style={{ flex: 'none' }} />
                   <div style={{ minWidth: 0 }}>
+                    {/* A directory's display name; its entry id (a UUID) means nothing to a person, so it comes last. */}
                     <Typography.Text strong>{b.name}</Typography.Text>
                     <div>
-                      <Typography.Text type="secondary" style={{ wordBreak: 'break-all' }}>
-                        <FormattedMessage
-                          id="identity-provider.account"
-                          values={{ openId: b.open_id, time: formatDateTime(b.created_at) }}
-                        />
+                      <Typography.Text type="secondary">
+                        <FormattedMessage id="identity-provider.boundAt" values={{ date: formatDate(b.created_at) }} />
+                      </Typography.Text>
+                    </div>
+                    <div>
+                      <Typography.Text type="secondary" style={{ fontSize: 12, wordBreak: 'break-all' }}>
+                        <FormattedMessage id="identity-provider.entryId" values={{ openId: b.open_id }} />
                       </Typography.Text>
                     </div>
                   </div>

@@ -20,13 +20,28 @@ describe('third-party page', () => {
         results: [
           { id: '1', provider: 'feishu', credential: 'feishu', open_id: 'ou_9', name: 'Feishu', created_at: '' },
           { id: '2', provider: 'idp', credential: 'idp:corp', open_id: 'x', name: 'Corp', created_at: '' },
+          { id: '3', provider: 'wecom', credential: 'wecom', open_id: 'wm_7', name: 'WeCom', created_at: '' },
         ],
       }),
     );
     expect(await screen.findByText('Synchronized account ou_9')).toBeTruthy();
+    // DingTalk and the API synchronisation have none; a directory identity is no third-party entry.
     expect(screen.getAllByText('No synchronization account')).toHaveLength(2);
     expect(screen.getByText('API synchronization')).toBeTruthy();
-    expect(Object.keys((await store()).credentials)).toEqual(['feishu', 'idp:corp']);
+    expect(screen.getByTestId('third-party-feishu').textContent).toContain('Feishu (Lark)');
+    const wecom = screen.getByTestId('third-party-wecom').textContent;
+    expect(wecom).toContain('WeCom');
+    expect(wecom).toContain('Synchronized account wm_7');
+    expect(Object.keys((await store()).credentials)).toEqual(['feishu', 'idp:corp', 'wecom']);
+  });
+
+  it('names the entries in Chinese', async () => {
+    const backend = fakeBackend({ 'GET /individual/proxy/my/identities': ok({ results: [] }) });
+    await renderWithCore(<ThirdPartyPage />, { backend, locale: 'zh_CN' });
+    expect(await screen.findByText('企业微信')).toBeTruthy();
+    expect(screen.getByText('飞书')).toBeTruthy();
+    expect(screen.getByText('钉钉')).toBeTruthy();
+    expect(screen.getAllByText('无同步账号')).toHaveLength(4);
   });
 
   it('says the system is abnormal when the call fails, next to the central notice with the requestId', async () => {

@@ -1,18 +1,22 @@
-import { ApiOutlined, DingtalkOutlined, MessageOutlined } from '@ant-design/icons';
+import { ApiOutlined, DingtalkOutlined, MessageOutlined, WechatWorkOutlined } from '@ant-design/icons';
 import { Avatar, Badge, Button, Card, List, Result, Skeleton, Typography } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { useEffect, type ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useStore } from '../../../src/core/stores/root';
 
-/** The fixed entries: credential key, title message and icon. */
+/** The fixed entries: credential key (the identity's `credential`), title message and icon. */
 const ENTRIES: Array<{ credential: string; titleId: string; icon: ReactNode; color: string }> = [
   { credential: 'dingtalk', titleId: 'third-party.entry.dingtalk', icon: <DingtalkOutlined />, color: '#1677ff' },
   { credential: 'feishu', titleId: 'third-party.entry.feishu', icon: <MessageOutlined />, color: '#00b6a3' },
+  { credential: 'wecom', titleId: 'third-party.entry.wecom', icon: <WechatWorkOutlined />, color: '#1a73e8' },
   { credential: 'api', titleId: 'third-party.entry.api', icon: <ApiOutlined />, color: '#595959' },
 ];
 
-/** Third-party bindings: DingTalk, Feishu and API synchronisation, each with its synchronised account. */
+/**
+ * Third-party bindings: DingTalk, Feishu (Lark: the `lark` sign-in binds as `feishu`), WeCom and API synchronisation,
+ * each with its synchronised account.
+ */
 const ThirdPartyView = observer(function ThirdPartyView() {
   const thirdParty = useStore('thirdParty');
 

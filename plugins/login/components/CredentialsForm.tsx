@@ -1,0 +1,81 @@
+import { Button, Form, Input, Typography } from 'antd';
+import { observer } from 'mobx-react-lite';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { SliderCaptcha } from '../../../src/core/captcha/SliderCaptcha';
+import { useStore } from '../../../src/core/stores/root';
+import type { DirectoryKind } from '../contract';
+import { DIRECTORY_LABEL_IDS } from './sign-in-paths';
+
+/** Props of the credentials form. */
+export interface CredentialsFormProps {
+  /** Whose password: a directory's (LDAP, Windows AD), else the account's own. */
+  directory?: DirectoryKind;
+  /** With a directory: the organisation in the page's `?org=`. */
+  orgId?: string;
+  /** Focus the account field when shown (the page's first form; not after a tab switch, where focus stays on the tab). */
+  autoFocus?: boolean;
+}
+
+/**
+ * Account, password, the slider once the service asks for it, and the submit button; the same form for the
+ * account's own password and a directory's. A directory form names its fields `ldap_username` and so on, so two
+ * forms never share an id.
+ */
+export const CredentialsForm = observer(function CredentialsForm({
+  directory,
+  orgId,
+  autoFocus = true,
+}: CredentialsFormProps) {
+  const login = useStore('login');
+  const intl = useIntl();
+  return (
+    <Form
+      name={directory}
+      layout="vertical"
+      requiredMark={false}
+      onFinish={(v: { username: string; password: string }) =>
+        void login.signIn(v.username, v.password, directory ? { directory, orgId } : {})
+      }
+    >
+      <Form.Item
+        name="username"
+        label={<FormattedMessage id={directory ? DIRECTORY_LABEL_IDS[directory].account : 'login.username'} />}
+        rules={[{ required: true, whitespace: true, message: intl.formatMessage({ id: 'login.username.required' }) }]}
+      >
+        <Input autoComplete="username" autoFocus={autoFocus} maxLength={256} />
+      </Form.Item>
+      <Form.Item
+        name="password"
+        label={<FormattedMessage id="login.password" />}
+        rules={[{ required: true, message: intl.formatMessage({ id: 'login.password.required' }) }]}
+      >
+        <Input.Password autoComplete="current-password" maxLength={1024} />
+      </Form.Item>
+      {login.captchaFor && (
+        <Form.Item>
+          <SliderCaptcha
+            username={login.captchaFor}
+            scene="login"
+            resetKey={login.captchaRound}
+            onPass={(pass) => login.setCaptchaPass(pass)}
+          />
+        </Form.Item>
+      )}
+      <Button type="primary" htmlType="submit" block loading={login.saving}>
+        <FormattedMessage id="login.submit" />
+      </Button>
+      <div style={{ marginTop: 12, textAlign: 'right' }}>
+        {directory ? (
+          // The directory owns these passwords: the product cannot reset them.
+          <Typography.Text type="secondary">
+            <FormattedMessage id="login.forgotPassword.directory" />
+          </Typography.Text>
+        ) : (
+          <a href="/users/resetpassword">
+            <FormattedMessage id="login.forgotPassword" />
+          </a>
+        )}
+      </div>
+    </Form>
+  );
+});
