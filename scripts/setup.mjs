@@ -1,5 +1,6 @@
-// `npm run setup`: installs what a clean machine lacks for the tests (as root, via apt): Debian's Chromium, and
-// nginx for `npm run cluster` (several instances behind a reverse proxy). PostgreSQL comes with scripts/with-postgres.sh.
+// `npm run setup`: installs what a clean machine lacks for the tests (as root, via apt): Debian's Chromium, OpenLDAP's
+// slapd and ldap-utils for the directory sign-in tests (tests/kit/slapd.ts), and nginx for `npm run cluster` (several
+// instances behind a reverse proxy). PostgreSQL comes with scripts/with-postgres.sh.
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 
@@ -32,4 +33,18 @@ if (NGINX) {
   }
 } else {
   console.error('nginx is missing (npm run cluster needs it); install it as root: apt-get install -y nginx');
+}
+
+// The directory sign-in tests start their own slapd on a loopback port (tests/kit/slapd.ts); the package's own daemon is
+// not needed (Debian's postinst does not start it in a container, where policy-rc.d forbids it).
+const SLAPD = '/usr/sbin/slapd';
+if (fs.existsSync(SLAPD) && fs.existsSync('/usr/sbin/slapadd')) {
+  console.log(`slapd present: ${SLAPD}`);
+} else if (process.getuid?.() === 0) {
+  run('apt-get install -y -qq slapd ldap-utils || (apt-get update -qq && apt-get install -y -qq slapd ldap-utils)');
+} else {
+  console.error(
+    'slapd is missing (the directory sign-in tests need it); install it as root: apt-get install -y slapd ldap-utils',
+  );
+  process.exit(1);
 }
