@@ -513,6 +513,8 @@ export interface DirectorySignIn extends SignInAttempt {
 export async function directorySignIn(ctx: AppContext, attempt: DirectorySignIn): Promise<SignInResult> {
   const dir = await findDirectory(ctx.db, attempt.kind, attempt.orgId);
   if (!dir) throw new AppError(400, 'DirectoryNotEnabled');
+  // A name locked as typed costs the directory nothing (and answers 423 even while it is down).
+  if (await ctx.lockout.isLocked(attempt.username)) return { kind: 'locked' };
   let lookup: DirectoryLookup | undefined;
   try {
     lookup = await DirectoryLookup.open(dir);

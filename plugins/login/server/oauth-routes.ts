@@ -1,4 +1,223 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../server/context';
+import { AppError, errorResponses } from '../../../server/errors';
+import { sessionCookieName } from '../../../server/auth/sessions';
+import { SuccessSchema } from '../../../schemas/common';
+import { loginErrorPath, oauthCallbackPath, type OAuthProvider } from '../../../schemas/sign-in';
+import { NEXT_URL_MAX, PendingBindSchema, type PendingBind } from '../contract';
+import { noteSignIn } from './devices';
+import {
+  OAUTH_BIND_COOKIE,
+  OAUTH_STATE_COOKIE,
+  OAUTH_STATE_TTL_MS,
+  OAuthFlowError,
+  PENDING_BIND_TTL_MS,
+  bindPendingAccount,
+  createPendingBind,
+  findPendingBind,
+  finishOAuth,
+  forgetPendingBind,
+  isOAuthProvider,
+  startOAuth,
+} from './oauth';
 
-/** Third-party sign-in (OAuth 2.0 code flow with state and PKCE) and the pending bind. (Being written.) */
-export const oauthRoutes: FastifyPluginAsyncTypebox = async () => {};
+/** Third-party sign-ins one client address may start, and callbacks it may bring back, per minute. */
+export const OAUTH_STARTS_PER_ADDRESS_MINUTE = 60;
+/** Pending-bind reads and forgets one client address may make per minute. */
+export const PENDING_BIND_CALLS_PER_ADDRESS_MINUTE = 60;
+
+/** Where a third-party sign-in lands when it has no (valid) `next`. */
+export const OAUTH_DEFAULT_LANDING = '/users/settings';
+
+const PENDING_BIND_PATH = '/users/ajax/login/pending-bind';
+
+const ProviderParamsSchema = Type.Object({ provider: Type.String({ minLength: 1, maxLength: 32 }) });
+// Open objects: providers add their own parameters to the callback (`iss`, `session_state`, `scope`…).
+const StartQuerySchema = Type.Object({ next: Type.Optional(Type.String({ maxLength: NEXT_URL_MAX })) });
+const CallbackQuerySchema = Type.Object({
+  code: Type.Optional(Type.String({ maxLength: 2048 })),
+  state: Type.Optional(Type.String({ maxLength: 512 })),
+  error: Type.Optional(Type.String({ maxLength: 256 })),
+  error_description: Type.Optional(Type.String({ maxLength: 2048 })),
+});
+
+/** Options of the pending-bind cookie (whole site: the login page reads it through the API). */
+function bindCookieOptions(ctx: AppContext) {
+  return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: ctx.secureCookies };
+}
+
+/** The redirect URI registered at the provider: PUBLIC_URL's, else the request's origin, + the callback path. */
+function redirectUriOf(ctx: AppContext, req: FastifyRequest, provider: OAuthProvider): string {
+  return `${ctx.config.publicUrl ?? `${req.protocol}://${req.host}`}${oauthCallbackPath(provider)}`;
+}
+
+/**
+ * For the password sign-in with `bind_pending: true`, after the password was accepted (call it before the session is
+ * created, so a refused bind leaves no session): takes this browser's pending-bind ticket single-use, binds its
+ * third-party account to `userId` (replacing the user's own earlier account of that provider) and clears the cookie.
+ * Throws 404 PendingBindNotFound without a valid ticket, 409 ThirdPartyAccountBoundToOther when the account is bound
+ * to someone else (the ticket is spent either way). Emits no event (there is no `identity.bound`).
+ */
+export async function consumePendingBind(
+  ctx: AppContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+): Promise<PendingBind> {
+  const ticket = req.cookies?.[OAUTH_BIND_COOKIE];
+  if (ticket !== undefined) reply.clearCookie(OAUTH_BIND_COOKIE, bindCookieOptions(ctx));
+  const result = await bindPendingAccount(ctx, ticket, userId);
+  if (result.kind === 'none') throw new AppError(404, 'PendingBindNotFound');
+  if (result.kind === 'boundToOther') throw new AppError(409, 'ThirdPartyAccountBoundToOther');
+  return result.bind;
+}
+
+/**
+ * Third-party sign-in (OAuth 2.0 code flow with state and PKCE; ./oauth.ts) and the pending bind. The two GETs are
+ * browser navigations (no X-Requested-With, no CSRF token): every outcome is a redirect, failures to the
+ * `/login/errors` pages, and nothing about the code, the token or the secret reaches the answer or the log.
+ */
+export const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
+  const sessionCookie = sessionCookieName(ctx.secureCookies);
+  const sessionCookieOptions = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: ctx.secureCookies };
+  const stateCookieOptions = {
+    path: '/login/oauth',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: ctx.secureCookies,
+    maxAge: OAUTH_STATE_TTL_MS / 1000,
+  };
+
+  app.get(
+    '/login/oauth/:provider',
+    {
+      config: { auth: 'public', limit: { name: 'oauth-start', perAddress: OAUTH_STARTS_PER_ADDRESS_MINUTE } },
+      schema: {
+        tags: ['login'],
+        summary:
+          'Starts a third-party sign-in: a redirect to the provider (state, PKCE S256), or to the notSupported page',
+        params: ProviderParamsSchema,
+        querystring: StartQuerySchema,
+      },
+    },
+    async (req, reply) => {
+      const { provider } = req.params;
+      if (!isOAuthProvider(provider)) return reply.redirect(loginErrorPath('notSupported'));
+      const started = await startOAuth(ctx, {
+        provider,
+        next: req.query.next,
+        redirectUri: redirectUriOf(ctx, req, provider),
+        browserNonce: req.cookies?.[OAUTH_STATE_COOKIE],
+      });
+      if (started.kind === 'notSupported') return reply.redirect(loginErrorPath('notSupported', provider));
+      reply.setCookie(OAUTH_STATE_COOKIE, started.browserNonce, stateCookieOptions);
+      return reply.redirect(started.location);
+    },
+  );
+
+  app.get(
+    '/login/oauth/:provider/callback',
+    {
+      config: { auth: 'public', limit: { name: 'oauth-callback', perAddress: OAUTH_STARTS_PER_ADDRESS_MINUTE } },
+      schema: {
+        tags: ['login'],
+        summary:
+          'Where the provider returns: signs a bound account in (redirect to next), keeps an unbound one for binding ' +
+          '(redirect to the notBound page), else a redirect to the failure page',
+        params: ProviderParamsSchema,
+        querystring: CallbackQuerySchema,
+      },
+    },
+    async (req, reply) => {
+      const { provider } = req.params;
+      if (!isOAuthProvider(provider)) return reply.redirect(loginErrorPath('notSupported'));
+      const fail = (type: Parameters<typeof loginErrorPath>[0], reason: string) => {
+        req.log.warn({ provider, outcome: type, reason }, 'third-party sign-in failed');
+        return reply.redirect(loginErrorPath(type, provider));
+      };
+      try {
+        const outcome = await finishOAuth(ctx, {
+          provider,
+          code: req.query.code,
+          state: req.query.state,
+          error: req.query.error,
+          browserNonce: req.cookies?.[OAUTH_STATE_COOKIE],
+          redirectUri: redirectUriOf(ctx, req, provider),
+        });
+        if (outcome.kind === 'failed') return fail(outcome.type, outcome.reason);
+        if (outcome.kind === 'unbound') {
+          const ticket = await createPendingBind(ctx, {
+            provider,
+            openId: outcome.openId,
+            name: outcome.name,
+            previousTicket: req.cookies?.[OAUTH_BIND_COOKIE],
+          });
+          reply.setCookie(OAUTH_BIND_COOKIE, ticket, { ...bindCookieOptions(ctx), maxAge: PENDING_BIND_TTL_MS / 1000 });
+          req.log.info({ provider }, 'third-party account not bound: waiting for a password sign-in to bind it');
+          return reply.redirect(loginErrorPath('notBound', provider));
+        }
+        // Rotation, as at password sign-in: whatever session the browser had ends; the new one gets a new id.
+        await noteSignIn(ctx, outcome.userId, req.ip, req.headers['user-agent']);
+        if (req.session) await ctx.sessions.destroy(req.session.idHash);
+        const s = await ctx.sessions.create(outcome.userId);
+        reply.setCookie(sessionCookie, s.id, sessionCookieOptions);
+        return reply.redirect(outcome.next ?? OAUTH_DEFAULT_LANDING);
+      } catch (e) {
+        // Only a message the flow wrote (no secret, token or code), or the kind of an unexpected error.
+        const reason = e instanceof OAuthFlowError ? e.message : `unexpected ${e instanceof Error ? e.name : typeof e}`;
+        if (!(e instanceof OAuthFlowError))
+          req.log.error(
+            { provider, error: { name: (e as Error)?.name, message: (e as Error)?.message } },
+            'third-party sign-in error',
+          );
+        return fail('loginFailed', reason);
+      }
+    },
+  );
+
+  app.get(
+    PENDING_BIND_PATH,
+    {
+      config: { auth: 'public', limit: { name: 'pending-bind', perAddress: PENDING_BIND_CALLS_PER_ADDRESS_MINUTE } },
+      schema: {
+        tags: ['login'],
+        summary: 'The third-party account waiting in this browser to be bound by a password sign-in',
+        response: { 200: PendingBindSchema, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const ticket = req.cookies?.[OAUTH_BIND_COOKIE];
+      const bind = await findPendingBind(ctx, ticket);
+      if (!bind) {
+        if (ticket !== undefined) reply.clearCookie(OAUTH_BIND_COOKIE, bindCookieOptions(ctx));
+        throw new AppError(404, 'PendingBindNotFound');
+      }
+      return bind;
+    },
+  );
+
+  app.delete(
+    PENDING_BIND_PATH,
+    {
+      config: {
+        auth: 'public',
+        csrf: 'xhr',
+        limit: { name: 'pending-bind', perAddress: PENDING_BIND_CALLS_PER_ADDRESS_MINUTE },
+      },
+      schema: {
+        tags: ['login'],
+        summary: 'Forgets the third-party account waiting in this browser (needs X-Requested-With)',
+        response: { 200: SuccessSchema, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const ticket = req.cookies?.[OAUTH_BIND_COOKIE];
+      await forgetPendingBind(ctx, ticket);
+      if (ticket !== undefined) reply.clearCookie(OAUTH_BIND_COOKIE, bindCookieOptions(ctx));
+      return { success: true };
+    },
+  );
+};

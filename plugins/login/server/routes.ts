@@ -17,6 +17,7 @@ import {
 import { accountLookupLimit, enforceLimit } from '../../../server/http/rate-limit';
 import { changePassword, checkUsername, safeNextUrl, signIn, stateCheckLimit } from './service';
 import { directorySignIn } from './directory';
+import { consumePendingBind } from './oauth-routes';
 
 /** Sign-in attempts one client address may make per minute (whatever the names). */
 export const SIGNINS_PER_ADDRESS_MINUTE = 60;
@@ -53,6 +54,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (result.kind === 'incorrect') throw new AppError(401, 'AccountOrPasswordIncorrect');
       if (result.kind === 'captchaRequired') throw new AppError(403, 'CaptchaRequired');
       if (result.kind === 'captchaInvalid') throw new AppError(403, 'CaptchaInvalid');
+      // The third-party account waiting in this browser is bound before any session exists: a refused bind leaves none.
+      if (req.body.bind_pending) await consumePendingBind(ctx, req, reply, result.user.id);
       // Rotation: whatever session the browser had ends; the new one gets a new id.
       if (req.session) await ctx.sessions.destroy(req.session.idHash);
       const s = await ctx.sessions.create(result.user.id);
