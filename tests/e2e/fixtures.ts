@@ -36,7 +36,7 @@ export const EXPECTED_CONSOLE_ERRORS: readonly ExpectedConsoleError[] = [
   {
     path: /^\/users\/ajax\/login$/,
     status: 401,
-    specs: ['login.spec.ts', 'recovery.spec.ts'],
+    specs: ['login.spec.ts', 'recovery.spec.ts', 'sign-in-sources.spec.ts'],
     why: 'a wrong password is typed on purpose (refused sign-in, then the slider after two failures)',
   },
   {
@@ -80,6 +80,12 @@ export const EXPECTED_CONSOLE_ERRORS: readonly ExpectedConsoleError[] = [
     status: 404,
     specs: ['organizations.spec.ts'],
     why: "the entry guard sends the browser to the app's own address, which the e2e service does not serve",
+  },
+  {
+    path: /^\/favicon\.ico$/,
+    status: 404,
+    specs: ['sign-in-sources.spec.ts'],
+    why: "the test OAuth provider's own pages (oidc-provider's development login and consent) have no favicon",
   },
 ];
 
@@ -178,6 +184,22 @@ export const E2E_USERS = {
   recoverStale: { username: 'recover-stale', name: 'Stale User', password: 'Stale@pass1', email: 'stale@example.com' },
   /** Fails twice at sign-in, then needs the slider. */
   captcha: { username: 'captcha', name: 'Captcha User', password: 'Captcha@pass1' },
+} as const;
+
+/**
+ * Directory and third-party sign-in (tests/e2e/sign-in-sources.spec.ts): the editions whose service starts a real
+ * slapd and a real OpenID Connect provider (serve.ts), the accounts it seeds and how it configures them.
+ */
+export const E2E_SIGN_IN = {
+  editions: ['vpc', 'global'],
+  /** Bound to the Lark (Feishu) account `lark-bound-001` at start. */
+  bound: { username: 'oauth-bound', name: 'OAuth Bound User', password: 'OAuth@pass1', openId: 'lark-bound-001' },
+  /** Binds the Lark account `lark-new-<edition>` through the "account not bound" page. */
+  binder: { username: 'oauth-binder', name: 'OAuth Binder', password: 'OAuth@pass2' },
+  /** Lark is the provider that signs in; WeCom answers without the configured id field; DingTalk is not enabled. */
+  working: 'lark',
+  noAccountInfo: 'wecom',
+  notSupported: 'dingtalk',
 } as const;
 
 /** Signs in through the login page as a person would, and waits to land on the settings. */

@@ -9,7 +9,12 @@ import { addMember } from '../../server/services/organizations';
 import { seedAccounts, tempDataDir } from '../kit/server';
 import { startSmtpSink } from '../kit/smtp';
 import { puzzleGap } from '../kit/captcha';
+import { startSlapd } from '../kit/slapd';
+import { startOAuthProvider } from '../kit/oauth-provider';
+import { setDirectory } from '../../plugins/login/server/directory';
+import { setOAuthProvider } from '../../plugins/login/server/oauth';
 import {
+  E2E_SIGN_IN,
   E2E_MANY_ORGS,
   E2E_ORG,
   E2E_ORG_USERS,
@@ -51,6 +56,55 @@ await seedAccounts(app.ctx, {
     'inbox-keys': { org: E2E_ORG.name, name: 'Inbox Keys User', password: 'Inbox@pass1' },
   },
 });
+// Directory and third-party sign-in (sign-in-sources.spec.ts): a real slapd and a real OpenID Connect provider on
+// loopback; the LDAP directory is enabled; Lark signs in, WeCom answers without the id field it is told to read, and
+// DingTalk is not enabled. Their secrets reach the service by environment variable, as an operator would give them.
+const edition = process.env.EDITION ?? 'vpc';
+const closeSources: Array<() => Promise<void>> = [];
+if ((E2E_SIGN_IN.editions as readonly string[]).includes(edition)) {
+  const directory = await startSlapd();
+  closeSources.push(() => directory.close());
+  process.env.E2E_LDAP_BIND_PASSWORD = directory.ldap.bindPassword;
+  await setDirectory(app.ctx, {
+    kind: 'ldap',
+    url: directory.url,
+    bindDn: directory.ldap.bindDn,
+    bindSecretRef: 'env:E2E_LDAP_BIND_PASSWORD',
+    baseDn: directory.ldap.baseDn,
+    userFilter: directory.ldap.userFilter,
+  });
+  const origin = `http://${config.host}:${config.port}`;
+  const clients = (['lark', 'wecom'] as const).map((p) => ({
+    clientId: `e2e-${p}`,
+    clientSecret: `e2e-${p}-secret`,
+    redirectUris: [`${origin}/login/oauth/${p}/callback`],
+  }));
+  const provider = await startOAuthProvider({ clients });
+  closeSources.push(() => provider.stop());
+  for (const c of clients) {
+    const p = c.clientId.slice(4) as 'lark' | 'wecom';
+    process.env[`E2E_${p.toUpperCase()}_SECRET`] = c.clientSecret;
+    await setOAuthProvider(app.ctx, {
+      provider: p,
+      clientId: c.clientId,
+      clientSecretEnv: `E2E_${p.toUpperCase()}_SECRET`,
+      authorizeUrl: provider.authorizeUrl,
+      tokenUrl: provider.tokenUrl,
+      userinfoUrl: provider.userinfoUrl,
+      scope: 'openid',
+      idField: p === E2E_SIGN_IN.noAccountInfo ? 'unionid' : 'sub',
+      nameField: 'name',
+    });
+  }
+  const { bound, binder } = E2E_SIGN_IN;
+  await seedAccounts(app.ctx, {
+    users: {
+      [bound.username]: { org: E2E_ORG.name, name: bound.name, password: bound.password },
+      [binder.username]: { org: E2E_ORG.name, name: binder.name, password: binder.password },
+    },
+  });
+  await bindIdentity(app.ctx, { username: bound.username, provider: 'feishu', openId: bound.openId });
+}
 await app.listen({ port: config.port, host: config.host });
 const mailApi = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -90,6 +144,7 @@ const stop = () =>
     mailApi.close();
     fs.rmSync(mailApiFile, { force: true });
     void smtp.close();
+    for (const close of closeSources) void close();
     fs.rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);
   });
