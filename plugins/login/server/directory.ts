@@ -384,6 +384,17 @@ const NAME_MAX = 200;
 /** The credential of a directory's identity rows. */
 export const directoryCredential = (dir: Pick<SignInDirectoriesTable, 'id'>) => `directory:${dir.id}`;
 
+/** The local account linked to a directory person, if any. */
+function linkedUser(db: Kysely<DB>, dir: SignInDirectoriesTable, person: DirectoryPerson) {
+  return db
+    .selectFrom('identities')
+    .innerJoin('users', 'users.id', 'identities.user_id')
+    .selectAll('users')
+    .where('identities.credential', '=', directoryCredential(dir))
+    .where('identities.open_id', '=', person.stableId)
+    .executeTakeFirst();
+}
+
 /**
  * The local account of a directory person: linked by their stable id, created at the first sign-in (joining the
  * directory's organisation when it has one), name and e-mail refreshed at every sign-in. A local account of the
@@ -399,13 +410,7 @@ export async function linkedAccount(
   const name = (person.name || person.login).slice(0, NAME_MAX);
   const email = person.email && person.email.length <= 320 && EMAIL_RE.test(person.email) ? person.email : null;
   const now = ctx.clock.now().getTime();
-  const linked = await ctx.db
-    .selectFrom('identities')
-    .innerJoin('users', 'users.id', 'identities.user_id')
-    .selectAll('users')
-    .where('identities.credential', '=', credential)
-    .where('identities.open_id', '=', person.stableId)
-    .executeTakeFirst();
+  const linked = await linkedUser(ctx.db, dir, person);
   if (linked) {
     const change: Partial<UsersTable> = {};
     if (linked.name !== name) change.name = name;
@@ -470,13 +475,7 @@ export async function linkedAccount(
     });
   } catch (e) {
     // A parallel first sign-in of the same person won: use the account it created.
-    const again = await ctx.db
-      .selectFrom('identities')
-      .innerJoin('users', 'users.id', 'identities.user_id')
-      .selectAll('users')
-      .where('identities.credential', '=', credential)
-      .where('identities.open_id', '=', person.stableId)
-      .executeTakeFirst();
+    const again = await linkedUser(ctx.db, dir, person);
     if (again) return again;
     const sameName = await ctx.db
       .selectFrom('users')
@@ -522,17 +521,9 @@ export async function directorySignIn(ctx: AppContext, attempt: DirectorySignIn)
     const key = person ? person.login : attempt.username;
     const open = lookup;
     return await underLockout(ctx, attempt, key, async () => {
-      const linkedUser = person
-        ? await ctx.db
-            .selectFrom('identities')
-            .innerJoin('users', 'users.id', 'identities.user_id')
-            .selectAll('users')
-            .where('identities.credential', '=', directoryCredential(dir))
-            .where('identities.open_id', '=', person.stableId)
-            .executeTakeFirst()
-        : undefined;
+      const linked = person ? await linkedUser(ctx.db, dir, person) : undefined;
       if (!person || person.disabled || !(await open.verify(person, attempt.password))) {
-        return { ok: false, user: linkedUser };
+        return { ok: false, user: linked };
       }
       return { ok: true, user: await linkedAccount(ctx, dir, person, attempt.log) };
     });
