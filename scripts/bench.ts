@@ -7,7 +7,7 @@ import Fastify from 'fastify';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { DEFAULT_HASH_PARAMS } from '../server/auth/passwords';
-import { createOrg, createUser, installApp } from '../server/services/accounts';
+import { createOrg, createUser, newUserRow, installApp } from '../server/services/accounts';
 import { createOrganizationsBulk } from '../server/services/organizations';
 import type { OrganizationsListAnswer } from '../plugins/switch-org/contract';
 // The inbox section seeds a million rows with one INSERT … SELECT and reads the plans of the service's own queries:
@@ -406,21 +406,9 @@ async function inboxInstance(total: number, now: number): Promise<InboxInstance>
     await ctx.db
       .insertInto('users')
       .values(
-        Array.from({ length: INBOX_FILLER_USERS }, (_, k) => ({
-          id: `inbox-fill-${k}`,
-          username: `inbox-fill-${k}`,
-          username_lower: `inbox-fill-${k}`,
-          name: `Filler ${k}`,
-          email: null,
-          email_verified: 0,
-          avatar: null,
-          language: null,
-          must_change_password: 0,
-          password_hash: null,
-          current_org_id: null,
-          created_at: now,
-          updated_at: now,
-        })),
+        Array.from({ length: INBOX_FILLER_USERS }, (_, k) =>
+          newUserRow(now, { id: `inbox-fill-${k}`, username: `inbox-fill-${k}`, name: `Filler ${k}` }),
+        ),
       )
       .execute();
     const t = performance.now();

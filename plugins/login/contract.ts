@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { closed } from '../../schemas/common';
 import { PASSWORD_MAX_LENGTH } from '../../schemas/password-rule';
 import { MeSchema } from '../../schemas/session';
-import { OAUTH_PROVIDERS } from '../../schemas/sign-in';
+import { OAUTH_PROVIDERS, ORG_ID_PATTERN } from '../../schemas/sign-in';
 import { LOGIN_PASSWORD_INPUT_MAX, NEXT_URL_MAX, USERNAME_INPUT_MAX } from './limits';
 
 /**
@@ -38,9 +38,7 @@ export const LoginBodySchema = Type.Object(
     ),
     org_id: Type.Optional(
       Type.String({
-        minLength: 1,
-        maxLength: 32,
-        pattern: '^[A-Za-z0-9_-]+$',
+        pattern: ORG_ID_PATTERN,
         description: "With a directory method: the organisation whose directory to use (else the instance's)",
       }),
     ),

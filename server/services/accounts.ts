@@ -132,6 +132,34 @@ export async function addMembership(
     .execute();
 }
 
+/** The shape an e-mail given by an admin or a directory must have (the profile's own rule is stricter). */
+export const EMAIL_SHAPE_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * A new account row: the given fields over the defaults (no avatar, language, password or organisation; an e-mail
+ * given here counts as verified). The caller has checked the name.
+ */
+export function newUserRow(
+  now: number,
+  fields: Pick<UsersTable, 'username'> & Partial<Omit<UsersTable, 'username' | 'username_lower'>>,
+): UsersTable {
+  return {
+    id: newId(),
+    name: fields.username,
+    email: null,
+    avatar: null,
+    language: null,
+    must_change_password: 0,
+    password_hash: null,
+    current_org_id: null,
+    created_at: now,
+    updated_at: now,
+    ...fields,
+    username_lower: fields.username.toLowerCase(),
+    email_verified: fields.email_verified ?? (fields.email ? 1 : 0),
+  };
+}
+
 /** Creates an account; an e-mail set by an admin counts as verified. */
 export async function createUser(deps: AccountDeps, input: CreateUserInput): Promise<UsersTable> {
   const username = input.username.trim();
@@ -139,28 +167,19 @@ export async function createUser(deps: AccountDeps, input: CreateUserInput): Pro
     throw new AccountError('username must be 1 to 64 characters: letters, digits, and . _ @ - (not first)');
   }
   if (await findUserByUsername(deps.db, username)) throw new AccountError(`user "${username}" already exists`);
-  if (input.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.email)) {
+  if (input.email !== undefined && !EMAIL_SHAPE_RE.test(input.email)) {
     throw new AccountError(`e-mail "${input.email}" is not valid`);
   }
   const org = input.org ? await findOrgByName(deps.db, input.org) : undefined;
   if (input.org && !org)
     throw new AccountError(`organisation "${input.org}" does not exist (create it with create-org)`);
-  const now = deps.clock.now().getTime();
-  const user: UsersTable = {
-    id: newId(),
+  const user = newUserRow(deps.clock.now().getTime(), {
     username,
-    username_lower: username.toLowerCase(),
     name: input.name?.trim() || username,
     email: input.email ?? null,
-    email_verified: input.email ? 1 : 0,
-    avatar: null,
-    language: null,
     must_change_password: input.mustChangePassword ? 1 : 0,
     password_hash: input.password ? await deps.hasher.hash(input.password) : null,
-    current_org_id: null,
-    created_at: now,
-    updated_at: now,
-  };
+  });
   await deps.db.insertInto('users').values(user).execute();
   if (org) {
     await addMembership(deps, user.id, org.id);

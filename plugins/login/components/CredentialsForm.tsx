@@ -4,7 +4,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { SliderCaptcha } from '../../../src/core/captcha/SliderCaptcha';
 import { useStore } from '../../../src/core/stores/root';
 import type { DirectoryKind } from '../contract';
-import { DIRECTORY_LABEL_IDS } from './sign-in-paths';
+import { DIRECTORY_LABEL_IDS } from './sign-in-labels';
 
 /** Props of the credentials form. */
 export interface CredentialsFormProps {

@@ -3,7 +3,8 @@ import { Button, Divider } from 'antd';
 import type { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
 import type { OAuthProvider } from '../contract';
-import { oauthStartPath, PROVIDER_NAME_IDS } from './sign-in-paths';
+import { oauthStartPath } from '../../../schemas/sign-in-paths';
+import { PROVIDER_NAME_IDS } from './sign-in-labels';
 
 /** The providers' icons (Lark has none in the icon set: a neutral one). */
 const ICONS: Readonly<Record<OAuthProvider, ReactNode>> = {

@@ -2,7 +2,7 @@ import { Alert, Button } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useStore } from '../../../src/core/stores/root';
-import { PROVIDER_NAME_IDS } from './sign-in-paths';
+import { PROVIDER_NAME_IDS } from './sign-in-labels';
 
 /** 'Sign in to bind your DingTalk account Ann', with a way out; nothing when no third-party account waits. */
 export const PendingBindBanner = observer(function PendingBindBanner() {

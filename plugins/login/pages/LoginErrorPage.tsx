@@ -5,7 +5,8 @@ import { useSearchParams } from 'react-router-dom';
 import { edition } from '../../../src/core/edition';
 import { BrandCard } from '../../../src/core/ui/BrandCard';
 import type { LoginErrorType } from '../contract';
-import { isOAuthProvider, LOGIN_ERROR_TYPE_SET, PROVIDER_NAME_IDS } from '../components/sign-in-paths';
+import { isLoginErrorType, isOAuthProvider } from '../../../schemas/sign-in-paths';
+import { PROVIDER_NAME_IDS } from '../components/sign-in-labels';
 
 /** Each failure's look and texts (the texts take `provider` and `hasProvider`: 'true' when one is named). */
 const PAGES: Readonly<Record<LoginErrorType, { status: ResultStatusType; title: string; description: string }>> = {
@@ -33,7 +34,7 @@ const PAGES: Readonly<Record<LoginErrorType, { status: ResultStatusType; title: 
 
 /** The failure of a `?type=` value; anything unknown or missing is a failed sign-in. */
 function failureType(v: string | null): LoginErrorType {
-  return v && Object.hasOwn(LOGIN_ERROR_TYPE_SET, v) ? (v as LoginErrorType) : 'loginFailed';
+  return isLoginErrorType(v) ? v : 'loginFailed';
 }
 
 /**

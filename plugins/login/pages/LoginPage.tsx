@@ -13,7 +13,8 @@ import { safeRedirect } from '../../../src/core/url';
 import { CredentialsForm } from '../components/CredentialsForm';
 import { OtherMethods } from '../components/OtherMethods';
 import { PendingBindBanner } from '../components/PendingBindBanner';
-import { DIRECTORY_LABEL_IDS, orgIdFrom } from '../components/sign-in-paths';
+import { orgIdFrom } from '../../../schemas/sign-in-paths';
+import { DIRECTORY_LABEL_IDS } from '../components/sign-in-labels';
 
 /** Where to go after sign-in: a validated `next`, else the settings. */
 function nextUrl(params: URLSearchParams): string {

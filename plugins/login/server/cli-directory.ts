@@ -1,14 +1,7 @@
 import type { CliCommand } from '../../../server/cli/command';
 import { findOrgByName } from '../../../server/services/accounts';
 import { DIRECTORY_KINDS, type DirectoryKind } from '../../../schemas/sign-in';
-import {
-  DirectoryDownError,
-  directoryProblem,
-  listDirectories,
-  setDirectory,
-  testDirectory,
-  type DirectoryInput,
-} from './directory';
+import { DirectoryDownError, listDirectories, setDirectory, testDirectory, type DirectoryInput } from './directory';
 import { describeSecretRef, secretRefFrom } from './secret-ref';
 
 const str = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
@@ -98,11 +91,7 @@ export const directoryCommands: CliCommand[] = [
         timeoutMs: timeout === undefined ? undefined : /^\d+$/.test(timeout) ? Number(timeout) : NaN,
         enabled: values.disable !== true,
       };
-      const problem = directoryProblem(input);
-      if (problem) {
-        io.err(`set-directory: ${problem}`);
-        return 1;
-      }
+      // A wrong configuration is refused by setDirectory, naming the option (AccountError: exit 1).
       const row = await setDirectory(deps, input);
       io.out(
         `${row.enabled ? 'enabled' : 'disabled'} ${row.name} (${row.kind}) ${row.url} for ` +
@@ -149,28 +138,31 @@ export const directoryCommands: CliCommand[] = [
       if (!kind) return 2;
       const orgId = await orgIdOf(deps.db, str(values.org), io, 'test-directory');
       if (orgId === null) return 1;
+      let found: Awaited<ReturnType<typeof testDirectory>>;
       try {
-        const { directory, person } = await testDirectory(deps.db, kind, args[1], orgId);
-        io.out(`connected to ${directory.url} and bound as ${directory.bind_dn}`);
-        if (!person) {
-          io.out(`no single person matches "${args[1]}" under ${directory.base_dn} with ${directory.user_filter}`);
-          return 1;
-        }
-        io.out(
-          [
-            `dn: ${person.dn}`,
-            `login: ${person.login}`,
-            `name: ${person.name || '(none)'}`,
-            `e-mail: ${person.email ?? '(none)'}`,
-            `stable id: ${person.stableId}`,
-            `disabled: ${person.disabled ? 'yes' : 'no'}`,
-          ].join('\n'),
-        );
-        return 0;
+        found = await testDirectory(deps.db, kind, args[1], orgId);
       } catch (e) {
-        io.err(`test-directory: ${e instanceof DirectoryDownError ? e.message : (e as Error).message}`);
+        if (!(e instanceof DirectoryDownError)) throw e;
+        io.err(`test-directory: ${e.message}`);
         return 1;
       }
+      const { directory, person } = found;
+      io.out(`connected to ${directory.url} and bound as ${directory.bind_dn}`);
+      if (!person) {
+        io.out(`no single person matches "${args[1]}" under ${directory.base_dn} with ${directory.user_filter}`);
+        return 1;
+      }
+      io.out(
+        [
+          `dn: ${person.dn}`,
+          `login: ${person.login}`,
+          `name: ${person.name || '(none)'}`,
+          `e-mail: ${person.email ?? '(none)'}`,
+          `stable id: ${person.stableId}`,
+          `disabled: ${person.disabled ? 'yes' : 'no'}`,
+        ].join('\n'),
+      );
+      return 0;
     },
   },
 ];

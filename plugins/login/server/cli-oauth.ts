@@ -1,7 +1,7 @@
 import type { CliCommand } from '../../../server/cli/command';
-import { OAUTH_PROVIDERS } from '../../../schemas/sign-in';
+import { isOAuthProvider, OAUTH_PROVIDERS } from '../../../schemas/sign-in';
 import { describeSecretRef } from './secret-ref';
-import { isOAuthProvider, listOAuthProviders, setOAuthProvider } from './oauth';
+import { listOAuthProviders, setOAuthProvider } from './oauth';
 
 const SET_USAGE =
   'set-oauth-provider --provider dingtalk|lark|wecom --client-id ID (--client-secret-file PATH | --client-secret-env NAME)\n' +

@@ -7,10 +7,16 @@ import type { Clock } from '../../../server/clock';
 import type { DB, UsersTable } from '../../../server/db/schema';
 import { AppError } from '../../../server/errors';
 import { newId } from '../../../server/auth/random';
-import { addMembership, USERNAME_RE } from '../../../server/services/accounts';
+import {
+  AccountError,
+  addMembership,
+  EMAIL_SHAPE_RE,
+  newUserRow,
+  USERNAME_RE,
+} from '../../../server/services/accounts';
 import { DIRECTORY_KINDS, type DirectoryKind } from '../../../schemas/sign-in';
 import type { SignInDirectoriesTable } from './tables';
-import { readSecret, secretRefFrom } from './secret-ref';
+import { readSecret } from './secret-ref';
 import { underLockout, type SignInAttempt, type SignInResult } from './service';
 
 /**
@@ -145,7 +151,7 @@ export async function setDirectory(
   input: DirectoryInput,
 ): Promise<SignInDirectoriesTable> {
   const problem = directoryProblem(input);
-  if (problem) throw new Error(problem);
+  if (problem) throw new AccountError(problem);
   const kind = input.kind as DirectoryKind;
   const d = DIRECTORY_DEFAULTS[kind];
   const orgKey = input.orgId ?? INSTANCE;
@@ -377,7 +383,6 @@ function describeLdapError(e: unknown): string {
   return (err.message ?? 'unknown error').slice(0, 200);
 }
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Longest display name kept from a directory (the users table's name). */
 const NAME_MAX = 200;
 
@@ -408,7 +413,7 @@ export async function linkedAccount(
 ): Promise<UsersTable> {
   const credential = directoryCredential(dir);
   const name = (person.name || person.login).slice(0, NAME_MAX);
-  const email = person.email && person.email.length <= 320 && EMAIL_RE.test(person.email) ? person.email : null;
+  const email = person.email && person.email.length <= 320 && EMAIL_SHAPE_RE.test(person.email) ? person.email : null;
   const now = ctx.clock.now().getTime();
   const linked = await linkedUser(ctx.db, dir, person);
   if (linked) {
@@ -442,21 +447,7 @@ export async function linkedAccount(
     .where('username_lower', '=', person.login.toLowerCase())
     .executeTakeFirst();
   if (taken) throw new AppError(409, 'DirectoryAccountConflict');
-  const user: UsersTable = {
-    id: newId(),
-    username: person.login,
-    username_lower: person.login.toLowerCase(),
-    name,
-    email,
-    email_verified: email ? 1 : 0,
-    avatar: null,
-    language: null,
-    must_change_password: 0,
-    password_hash: null,
-    current_org_id: null,
-    created_at: now,
-    updated_at: now,
-  };
+  const user = newUserRow(now, { username: person.login, name, email });
   try {
     await ctx.db.transaction().execute(async (trx) => {
       await trx.insertInto('users').values(user).execute();
@@ -555,7 +546,9 @@ export async function testDirectory(
     .where('org_key', '=', orgId ?? INSTANCE)
     .executeTakeFirst();
   if (!dir)
-    throw new Error(`no ${kind} directory is configured${orgId ? ' for this organisation' : ''} (set-directory)`);
+    throw new AccountError(
+      `no ${kind} directory is configured${orgId ? ' for this organisation' : ''} (set-directory)`,
+    );
   const lookup = await DirectoryLookup.open(dir);
   try {
     return { directory: dir, person: await lookup.find(username) };
@@ -563,5 +556,3 @@ export async function testDirectory(
     await lookup.close();
   }
 }
-
-export { secretRefFrom };

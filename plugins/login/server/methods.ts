@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../server/context';
-import { DIRECTORY_KINDS, OAUTH_PROVIDERS, type SignInMethods } from '../../../schemas/sign-in';
+import { DIRECTORY_KINDS, OAUTH_PROVIDERS, orgIdFrom, type SignInMethods } from '../../../schemas/sign-in';
 
 /** The organisation a login page was opened for (`?org=`), when it looks like an id. */
-export function pageOrg(req: FastifyRequest): string | undefined {
+function pageOrg(req: FastifyRequest): string | undefined {
   const org = (req.query as Record<string, unknown> | undefined)?.org;
-  return typeof org === 'string' && /^[A-Za-z0-9_-]{1,32}$/.test(org) ? org : undefined;
+  return typeof org === 'string' ? orgIdFrom(org) : undefined;
 }
 
 /**

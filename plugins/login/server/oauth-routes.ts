@@ -5,7 +5,7 @@ import type { AppContext } from '../../../server/context';
 import { AppError, errorResponses } from '../../../server/errors';
 import { sessionCookieName } from '../../../server/auth/sessions';
 import { SuccessSchema } from '../../../schemas/common';
-import { loginErrorPath, oauthCallbackPath, type OAuthProvider } from '../../../schemas/sign-in';
+import { isOAuthProvider, loginErrorPath, oauthCallbackPath, type OAuthProvider } from '../../../schemas/sign-in';
 import { NEXT_URL_MAX, PendingBindSchema, type PendingBind } from '../contract';
 import { noteSignIn } from './devices';
 import {
@@ -19,7 +19,6 @@ import {
   findPendingBind,
   finishOAuth,
   forgetPendingBind,
-  isOAuthProvider,
   startOAuth,
 } from './oauth';
 

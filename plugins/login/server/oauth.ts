@@ -7,7 +7,7 @@ import { AccountError } from '../../../server/services/accounts';
 import { bindIdentity } from '../../../server/services/identities';
 import { randomSecret, sha256 } from '../../../server/auth/random';
 import type { IdentityProvider } from '../../../schemas/identities';
-import { OAUTH_PROVIDERS, type LoginErrorType, type OAuthProvider } from '../../../schemas/sign-in';
+import { isOAuthProvider, OAUTH_PROVIDERS, type LoginErrorType, type OAuthProvider } from '../../../schemas/sign-in';
 import type { PendingBind } from '../contract';
 import { readSecret, secretRefFrom } from './secret-ref';
 import { safeNextUrl } from './service';
@@ -93,11 +93,6 @@ export const OAUTH_BIND_COOKIE = 'account_oauth_bind';
 /** Longest account id (the `identities.open_id` column) and display name kept. */
 const OPEN_ID_MAX = 200;
 const DISPLAY_NAME_MAX = 200;
-
-/** True for a provider name the service knows. */
-export function isOAuthProvider(name: string): name is OAuthProvider {
-  return (OAUTH_PROVIDERS as readonly string[]).includes(name);
-}
 
 /** The identity credential a provider's accounts are bound under: Lark binds as `feishu`. */
 export function identityProviderOf(provider: OAuthProvider): Exclude<IdentityProvider, 'api' | 'idp'> {
