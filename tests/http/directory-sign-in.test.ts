@@ -342,6 +342,38 @@ describe('directory sign-in (LDAP, Windows AD) against a real OpenLDAP', () => {
     expect((await local.req('GET', '/individual/proxy/my/identities')).json.results).toEqual([]);
   });
 
+  it('signs in over StartTLS and ldaps:// with the directory CA; a certificate it cannot trust answers 503', async () => {
+    const lin = d.ldap.users.lin;
+    const established = () =>
+      d
+        .log()
+        .split('\n')
+        .filter((l) => l.includes('TLS established')).length;
+    try {
+      for (const tls of [
+        { url: d.url, startTls: true, caFile: d.caFile },
+        { url: d.ldapsUrl, caFile: d.caFile },
+      ]) {
+        await configure('ldap', tls);
+        const before = established();
+        const a = await directoryLogin(s, 'ldap', 'lin', lin.password);
+        expect(a.status, `${tls.url} ${a.text}`).toBe(200);
+        expect(a.json.user).toMatchObject({ username: 'lin' });
+        // Both connections (the service account's search, the person's bind) were encrypted.
+        expect(established() - before).toBeGreaterThanOrEqual(2);
+      }
+      // Without the CA the system's CAs do not know the certificate: no password is sent, the directory is unusable.
+      for (const tls of [{ url: d.url, startTls: true }, { url: d.ldapsUrl }]) {
+        await configure('ldap', { ...tls, caFile: undefined });
+        const a = await directoryLogin(s, 'ldap', 'lin', lin.password);
+        expect(a.status, `${tls.url} ${a.text}`).toBe(503);
+        expect(a.json.code).toBe('DirectoryUnavailable');
+      }
+    } finally {
+      await configure('ldap');
+    }
+  });
+
   it('never logs a bind password or a user password', async () => {
     // Failures of every kind besides what the earlier tests did: a refused service account.
     const wrongSecret = path.join(s.dataDir, 'wrong-bind-password');

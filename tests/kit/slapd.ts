@@ -65,8 +65,12 @@ export interface DirectoryBase {
 
 /** The running slapd. */
 export interface TestDirectory {
-  /** `ldap://127.0.0.1:<port>`. */
+  /** `ldap://127.0.0.1:<port>` (StartTLS offered). */
   url: string;
+  /** `ldaps://127.0.0.1:<port>`, with a certificate for 127.0.0.1 signed by `caFile`. */
+  ldapsUrl: string;
+  /** PEM of the throwaway CA that signed the directory's certificate. */
+  caFile: string;
   port: number;
   /** uid-based LDAP directory: lin, mo, lin2, sam, tao (enabled), ghost (employeeType disabled). */
   ldap: DirectoryBase;
@@ -220,6 +224,35 @@ function adUser(login: string, name: string): DirectoryUser {
 }
 
 /**
+ * A throwaway CA and a certificate for 127.0.0.1 signed by it, in `dir` (ca.pem, server.pem, server.key; EC keys, so
+ * it takes milliseconds): slapd offers StartTLS on its ldap:// port and TLS on its ldaps:// port with them.
+ */
+function makeTlsFiles(dir: string): void {
+  const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  run('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Account tests CA');
+  run('req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
+  fs.writeFileSync(path.join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\n');
+  run(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'server.ext',
+  );
+}
+
+/**
  * Starts slapd for one test file: a temp folder with the config and two MDB databases loaded with `slapadd` from the
  * LDIF fixtures, listening on `ldap://127.0.0.1:<free port>` only; resolves once it accepts connections (≤ 10 s).
  */
@@ -242,6 +275,7 @@ export async function startSlapd(): Promise<TestDirectory> {
       DIR: dir,
       ADMIN_PASSWORD: sshaHash(LDAP_ADMIN_PASSWORD),
     };
+    makeTlsFiles(dir);
     fs.writeFileSync(conf, fill(fs.readFileSync(path.join(FIXTURES, 'slapd.conf'), 'utf8'), vars));
     for (const [base, file] of [
       [LDAP_BASE, 'example-org.ldif'],
@@ -263,6 +297,8 @@ export async function startSlapd(): Promise<TestDirectory> {
   }
   const port = await freePort();
   const url = `ldap://127.0.0.1:${port}`;
+  const tlsPort = await freePort();
+  const ldapsUrl = `ldaps://127.0.0.1:${tlsPort}`;
 
   let slapdPid: number | undefined;
   const tail = () => {
@@ -275,9 +311,13 @@ export async function startSlapd(): Promise<TestDirectory> {
 
   const launch = async (): Promise<void> => {
     const out = fs.openSync(logFile, 'a');
-    const proc = spawn('/bin/sh', ['-c', GUARD, 'slapd-guard', SLAPD, '-d', 'stats', '-f', conf, '-h', `${url}/`], {
-      stdio: ['pipe', out, out, 'pipe'],
-    });
+    const proc = spawn(
+      '/bin/sh',
+      ['-c', GUARD, 'slapd-guard', SLAPD, '-d', 'stats', '-f', conf, '-h', `${url}/ ${ldapsUrl}/`],
+      {
+        stdio: ['pipe', out, out, 'pipe'],
+      },
+    );
     fs.closeSync(out);
     slapdPid = undefined;
     child = proc;
@@ -354,6 +394,8 @@ export async function startSlapd(): Promise<TestDirectory> {
 
   const directory: TestDirectory = {
     url,
+    ldapsUrl,
+    caFile: path.join(dir, 'ca.pem'),
     port,
     dir,
     ldap: base(LDAP_BASE, `cn=reader,${LDAP_BASE}`, LDAP_PASSWORDS.reader, {

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import net from 'node:net';
+import type tls from 'node:tls';
 import { Client, Filter, FilterParser, InvalidCredentialsError, type Entry } from 'ldapts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -257,17 +259,39 @@ const firstValue = (v: Entry[string] | undefined): string | undefined => {
   return Buffer.isBuffer(x) ? x.toString('utf8') : String(x);
 };
 
-/** A client for one directory, with its timeouts and TLS settings. */
+/**
+ * TLS settings of a directory: its CA when given (else the system's), and the host its certificate must name. An
+ * upgraded (StartTLS) socket has no host of its own, so Node would check the certificate against "localhost".
+ */
+function tlsOptionsFor(dir: SignInDirectoriesTable): tls.ConnectionOptions {
+  const host = new URL(dir.url).hostname.replace(/^\[|\]$/g, '');
+  return {
+    host,
+    // SNI carries names only (RFC 6066); the certificate check still uses `host`.
+    ...(net.isIP(host) ? {} : { servername: host }),
+    ...(dir.ca_file ? { ca: [fs.readFileSync(dir.ca_file)] } : {}),
+  };
+}
+
+/**
+ * A client for one directory, with its timeouts. TLS settings go to the client only for `ldaps://`: ldapts opens a
+ * TLS connection whenever it is given any, so an `ldap://` URL with StartTLS gets them at the upgrade instead.
+ */
 function clientFor(dir: SignInDirectoriesTable): Client {
-  const tlsOptions = dir.ca_file ? { ca: [fs.readFileSync(dir.ca_file)] } : undefined;
-  return new Client({ url: dir.url, timeout: dir.timeout_ms, connectTimeout: dir.timeout_ms, tlsOptions });
+  const secure = dir.url.startsWith('ldaps:');
+  return new Client({
+    url: dir.url,
+    timeout: dir.timeout_ms,
+    connectTimeout: dir.timeout_ms,
+    ...(secure ? { tlsOptions: tlsOptionsFor(dir) } : {}),
+  });
 }
 
 /** Opens a connection (StartTLS when configured) and binds as `dn`; network and TLS failures become DirectoryDownError. */
 async function bindAs(dir: SignInDirectoriesTable, dn: string, password: string): Promise<Client> {
   const client = clientFor(dir);
   try {
-    if (dir.start_tls) await client.startTLS(dir.ca_file ? { ca: [fs.readFileSync(dir.ca_file)] } : {});
+    if (dir.start_tls) await client.startTLS(tlsOptionsFor(dir));
     await client.bind(dn, password);
     return client;
   } catch (e) {
