@@ -115,6 +115,44 @@ describe('directory sign-in (LDAP, Windows AD) against a real OpenLDAP', () => {
     }
   });
 
+  it("offers an organisation's own directory on its login page, and adds the people it signs in to that organisation", async () => {
+    const made = await s.seed({ orgs: { 'Directory Org': [] } });
+    const orgId = made.orgs['Directory Org'];
+    const anon = new Client(s.url);
+    await configure('ldap', { enabled: false });
+    const orgDirectory = await setDirectory(
+      { db: s.ctx.db, clock: s.clock },
+      { ...config.ldap, orgId, displayName: 'Directory Org LDAP' },
+    );
+    try {
+      expect((await pageConfig(anon, '/users/login')).signIn?.directories).toEqual(['ad']);
+      expect((await pageConfig(anon, `/users/login?org=${orgId}`)).signIn?.directories).toEqual(['ldap', 'ad']);
+      const signIn = (body: Record<string, unknown>) =>
+        clientFrom(s.url, freshAddress()).req('POST', LOGIN, {
+          body: { username: 'mo', password: d.ldap.users.mo.password, method: 'ldap', ...body },
+        });
+      const without = await signIn({});
+      expect(without.status).toBe(400);
+      expect(without.json.code).toBe('DirectoryNotEnabled');
+      const other = await signIn({ org_id: 'NoSuchOrg' });
+      expect(other.json.code).toBe('DirectoryNotEnabled');
+      const a = await signIn({ org_id: orgId });
+      expect(a.status, a.text).toBe(200);
+      const user = await findUserByUsername(s.ctx.db, 'mo');
+      expect(user?.current_org_id).toBe(orgId);
+      const identity = await s.ctx.db
+        .selectFrom('identities')
+        .select(['credential', 'name'])
+        .where('user_id', '=', user!.id)
+        .executeTakeFirstOrThrow();
+      expect(identity).toEqual({ credential: `directory:${orgDirectory.id}`, name: 'Directory Org LDAP' });
+    } finally {
+      await s.ctx.db.deleteFrom('users').where('username_lower', '=', 'mo').execute();
+      await s.ctx.db.deleteFrom('sign_in_directories').where('id', '=', orgDirectory.id).execute();
+      await configure('ldap');
+    }
+  });
+
   it('signs an LDAP user in, creates the linked account from the directory, and refreshes it at the next sign-in', async () => {
     const lin = d.ldap.users.lin;
     const a = await directoryLogin(s, 'ldap', 'lin', lin.password);
