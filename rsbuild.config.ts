@@ -66,7 +66,11 @@ for (const m of editions) {
 export default defineConfig({
   plugins: [pluginReact()],
   environments,
-  resolve: { aliasStrategy: 'prefer-alias' },
+  resolve: {
+    aliasStrategy: 'prefer-alias',
+    // The catalogues arrive compiled (messages-loader below, and the service's page catalogue): no ICU parser needed.
+    alias: { '@formatjs/icu-messageformat-parser$': '@formatjs/icu-messageformat-parser/lib/no-parser.js' },
+  },
   security: { nonce: 'CSP_NONCE_PLACEHOLDER' },
   output: {
     manifest: true,
@@ -89,6 +93,15 @@ export default defineConfig({
     // Shared chunks that rspack creates on its own get names derived from their modules, not bare ids.
     rspack: {
       optimization: { chunkIds: 'named' },
+      module: {
+        rules: [
+          {
+            test: /[\\/]messages[\\/](zh_CN|en_US)\.json$/,
+            type: 'json',
+            use: [{ loader: path.join(root, 'scripts/lib/messages-loader.ts') }],
+          },
+        ],
+      },
       plugins: [
         // antd's helpers add a few <style> tags at run time without a nonce (scroll lock, scrollbar measure): every
         // import of rc-util's dynamicCSS (by package path, or `./Dom/dynamicCSS` inside it) gets the wrapper that adds

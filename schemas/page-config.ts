@@ -34,8 +34,11 @@ export type PageConfig = Static<typeof PageConfigSchema>;
 export interface PageBootstrap {
   /** The language the catalogue is in: the locale cookie's, else the edition's default (the web app's own rule). */
   locale: SupportedLocale;
-  /** Every message of the edition's bundle in that language; absent when the build wrote no catalogue. */
-  messages?: Record<string, string>;
+  /**
+   * Every message of the edition's bundle in that language, compiled to formatjs syntax trees by the build (plain
+   * ICU strings are accepted too); absent when the build wrote no catalogue.
+   */
+  messages?: Record<string, string | unknown[]>;
   /** The signed-in user as `GET /individual/proxy/me` answers; absent on pages without a session. */
   me?: Me;
   /** The current organisation; null without one or when it refused. */

@@ -3,6 +3,7 @@
 //   EDITION=global npm run bench:web       another edition (built first when missing)
 //   BENCH_WEB_RUNS=3 npm run bench:web     median of several runs per page (default 1)
 //   BENCH_WEB_PAGES=login,tokens           only some pages (keys of PAGES below)
+//   BENCH_WEB_SAVE=/tmp/lh                 also keep each report (<page>.json) there, to see where the time goes
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,6 +87,10 @@ async function main(): Promise<void> {
         );
         if (!result) throw new Error(`lighthouse gave no result for ${page.path}`);
         const lhr = result.lhr;
+        if (process.env.BENCH_WEB_SAVE) {
+          fs.mkdirSync(process.env.BENCH_WEB_SAVE, { recursive: true });
+          fs.writeFileSync(path.join(process.env.BENCH_WEB_SAVE, `${key}.json`), JSON.stringify(lhr));
+        }
         const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
         const finalPath = new URL(lhr.finalDisplayedUrl).pathname;
         if (finalPath !== page.path) throw new Error(`${page.path} ended at ${finalPath} (not signed in?)`);

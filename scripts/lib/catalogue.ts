@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EditionBuildPaths } from './edition-build';
+import { compileCatalogue } from './compile-messages';
 
 /** The two languages a catalogue is written in. */
 const LOCALES = ['zh_CN', 'en_US'] as const;
 
 /**
  * Writes `catalogue.<locale>.json` into an edition's output: the core's, the shell's and the bundled plugins'
- * messages merged, exactly what the app's loaders merge at run time. The service puts the one of the page's
+ * messages merged, exactly what the app's loaders merge at run time, compiled as the bundle's are (compile-messages.ts). The service puts the one of the page's
  * language into the page (no catalogue request before the first render); the app still loads a switched-to language.
  */
 export function writeCatalogues(paths: EditionBuildPaths, outDir: string, plugins: readonly string[]): void {
@@ -19,6 +20,6 @@ export function writeCatalogues(paths: EditionBuildPaths, outDir: string, plugin
     ].filter((f) => fs.existsSync(f));
     const merged: Record<string, string> = {};
     for (const f of sources) Object.assign(merged, JSON.parse(fs.readFileSync(f, 'utf8')) as Record<string, string>);
-    fs.writeFileSync(path.join(outDir, `catalogue.${locale}.json`), JSON.stringify(merged));
+    fs.writeFileSync(path.join(outDir, `catalogue.${locale}.json`), JSON.stringify(compileCatalogue(merged, locale)));
   }
 }

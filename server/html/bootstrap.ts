@@ -16,18 +16,18 @@ export function catalogueFile(editionDir: string, locale: SupportedLocale): stri
 
 /** Reads the built catalogues once per file version (a rebuild is picked up without a restart). */
 export class CatalogueCache {
-  private readonly cache = new Map<string, { mtimeMs: number; messages: Record<string, string> }>();
+  private readonly cache = new Map<string, { mtimeMs: number; messages: NonNullable<PageBootstrap['messages']> }>();
 
   constructor(private readonly editionDir: string) {}
 
   /** The catalogue of a language, or undefined when the build wrote none (e.g. a test's stand-in bundle). */
-  get(locale: SupportedLocale): Record<string, string> | undefined {
+  get(locale: SupportedLocale): NonNullable<PageBootstrap['messages']> | undefined {
     const file = catalogueFile(this.editionDir, locale);
     try {
       const st = fs.statSync(file);
       const hit = this.cache.get(file);
       if (hit && hit.mtimeMs === st.mtimeMs) return hit.messages;
-      const messages = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+      const messages = JSON.parse(fs.readFileSync(file, 'utf8')) as NonNullable<PageBootstrap['messages']>;
       this.cache.set(file, { mtimeMs: st.mtimeMs, messages });
       return messages;
     } catch {

@@ -2,7 +2,7 @@ import { ConfigProvider } from 'antd';
 import type { Locale as AntdLocale } from 'antd/es/locale';
 import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
-import { IntlProvider } from 'react-intl';
+import { createIntl, IntlProvider } from 'react-intl';
 import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { AccessContext } from '../core/access';
 import { localeTag } from '../core/i18n/locale';
@@ -150,8 +150,14 @@ export const App = observer(function App({ registry, stores, nonce, initialMessa
       .then(([{ default: dayjs }]) => dayjs.locale(localeTag(locale, 'dayjs')))
       .catch(() => {});
     if (messages) {
+      // Compiled messages are syntax trees: the request client's texts are formatted like the pages' are.
+      const intl = createIntl({
+        locale: localeTag(locale),
+        messages: messages as Record<string, string>,
+        onError: () => {},
+      });
       stores.client.configure({
-        translate: (id) => messages[id] ?? id,
+        translate: (id) => (id in messages ? intl.formatMessage({ id }) : id),
         // Without a locale cookie the service would fall back to the browser's language, not the edition's.
         language: () => localeTag(locale),
       });
@@ -163,7 +169,11 @@ export const App = observer(function App({ registry, stores, nonce, initialMessa
 
   if (!loaded) return failed ? <MessagesFailed /> : null;
   return (
-    <IntlProvider locale={localeTag(loaded.locale)} messages={messages} defaultLocale={localeTag('zh_CN')}>
+    <IntlProvider
+      locale={localeTag(loaded.locale)}
+      messages={messages as Record<string, string>}
+      defaultLocale={localeTag('zh_CN')}
+    >
       <ConfigProvider
         locale={antdLocale}
         csp={nonce ? { nonce } : undefined}

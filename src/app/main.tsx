@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { edition } from '../core/edition';
 import { localeTag, resolveLocale } from '../core/i18n/locale';
 import { readPageConfig } from '../core/page-config';
-import { createRegistry } from '../core/plugin';
+import { createRegistry, type MessageCatalogue } from '../core/plugin';
 import { configureRequestClient } from '../core/request';
 import { createRootStore } from '../core/stores/root';
 import { App, preloadRoute } from './App';
@@ -30,7 +30,8 @@ preloadRoute(registry, window.location.pathname);
 const stores = createRootStore(registry.stores, client, locale, (session) => startAppTracking(session, client), {
   bootstrap: boot,
 });
-const initialMessages = boot?.messages && boot.locale === locale ? { locale, messages: boot.messages } : undefined;
+const initialMessages =
+  boot?.messages && boot.locale === locale ? { locale, messages: boot.messages as MessageCatalogue } : undefined;
 const container = document.getElementById('container');
 if (container) {
   createRoot(container).render(

@@ -75,8 +75,9 @@ export function parseSignIn(raw: unknown): SignInMethods | undefined {
 export function parseBootstrap(raw: unknown): PageBootstrap | undefined {
   if (!isRecord(raw) || (raw.locale !== 'zh_CN' && raw.locale !== 'en_US')) return undefined;
   const boot: PageBootstrap = { locale: raw.locale };
-  if (isRecord(raw.messages) && Object.values(raw.messages).every((v) => typeof v === 'string')) {
-    boot.messages = raw.messages as Record<string, string>;
+  // A catalogue is ICU strings or their compiled syntax trees (what the build writes).
+  if (isRecord(raw.messages) && Object.values(raw.messages).every((v) => typeof v === 'string' || Array.isArray(v))) {
+    boot.messages = raw.messages as NonNullable<PageBootstrap['messages']>;
   }
   const me = raw.me;
   if (isRecord(me) && typeof me.id === 'string' && typeof me.username === 'string') {

@@ -1,3 +1,4 @@
+import type { MessageFormatElement } from 'react-intl';
 import { createContext, type ComponentType } from 'react';
 import type { Permission } from './access/access';
 import type { Locale } from './edition';
@@ -45,8 +46,11 @@ export interface HeaderItem {
   load: PageLoader;
 }
 
-/** One locale's messages, keyed `<pluginId>.<area>.<element>`. */
-export type MessageCatalogue = Record<string, string>;
+/**
+ * One locale's messages, keyed `<pluginId>.<area>.<element>`. The sources are ICU strings; the build compiles them
+ * to formatjs syntax trees (scripts/lib/compile-messages.ts), which is what the bundle and the page carry.
+ */
+export type MessageCatalogue = Record<string, string | MessageFormatElement[]>;
 
 /**
  * A catalogue, or a loader of it. Loaders keep catalogues out of the initial bundle: name their chunk

@@ -6,7 +6,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { localeTag } from '../../schemas/locale';
 import { AccessContext } from '../../src/core/access';
 import type { EditionManifest, Locale } from '../../src/core/edition';
-import { createRegistry, RegistryContext, type MessageCatalogue, type PluginDefinition } from '../../src/core/plugin';
+import { createRegistry, RegistryContext, type PluginDefinition } from '../../src/core/plugin';
 import type { Tracker } from '../../src/core/tracking';
 import { createRootStore, StoresProvider, type RootStore, type StoreMap } from '../../src/core/stores/root';
 import type { Me } from '../../schemas/session';
@@ -21,7 +21,7 @@ declare global {
   }
 }
 
-const CATALOGUES = import.meta.glob<MessageCatalogue>(
+const CATALOGUES = import.meta.glob<Record<string, string>>(
   ['../../src/core/messages/*.json', '../../src/shell/messages/*.json', '../../plugins/*/messages/*.json'],
   { eager: true, import: 'default' },
 );
@@ -31,7 +31,7 @@ const PLUGINS = Object.values(
 );
 
 /** Every catalogue of one locale merged, core and shell first, as the app loads them. */
-export function messagesOf(locale: Locale): MessageCatalogue {
+export function messagesOf(locale: Locale): Record<string, string> {
   return Object.assign(
     {},
     ...Object.entries(CATALOGUES)
@@ -65,7 +65,7 @@ export interface RenderWithCoreOptions {
   /** The route pattern the UI is mounted at (default every path), e.g. `/users/settings/personalAccessToken/*`. */
   path?: string;
   /** Messages added to (or replacing) the real catalogues. */
-  messages?: MessageCatalogue;
+  messages?: Record<string, string>;
   /** The backend every store calls (default one that answers 404 to everything). */
   backend?: FakeBackend;
   /** The signed-in user (default `TEST_USER`); null: nobody is signed in. */

@@ -1,4 +1,6 @@
 import zhCN from '../messages/zh_CN.json';
+import { plainText } from '../i18n/plain-text';
+import type { MessageCatalogue } from '../plugin';
 import { CLIENT_STATUS, REQUEST_TIMEOUT_MS, SERVER_ERROR_MIN_STATUS, UILESS_MARKER } from './constants';
 import { RequestError, shouldReport, type RequestInfo } from './errors';
 
@@ -100,7 +102,8 @@ export interface RequestClient {
 
 /** Default translator: the Chinese catalogue, the app's default locale. */
 export function defaultTranslate(id: string): string {
-  return (zhCN as Record<string, string>)[id] ?? id;
+  const message = (zhCN as MessageCatalogue)[id];
+  return message === undefined ? id : plainText(message);
 }
 
 /** Default ≥500 display: an antd notification titled in the app locale with the requestId as content. */
