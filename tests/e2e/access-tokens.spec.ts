@@ -31,7 +31,15 @@ test('create with two scopes and a 30-day preset, copy, use on the open API, del
   await page.locator('#access-token-name').fill('e2e deploy token');
   // A description is required (1 to 200 characters).
   await page.locator('#access-token-description').fill('deploys the e2e build');
+  // "Custom" brings the date picker, whose code loads only then; its calendar opens.
+  await drawer.getByText(/^(自定义|Custom)$/).click();
+  const picker = drawer.getByLabel(/^(过期日期|Expiration date)$/);
+  await expect(picker).toBeVisible({ timeout: 20_000 });
+  await picker.click();
+  await expect(page.locator('.ant-picker-dropdown .ant-picker-cell-today')).toBeVisible();
+  await page.keyboard.press('Escape');
   await drawer.getByText(/^(30 天|30 days)$/).click();
+  await expect(picker).toBeHidden();
   await expect(save).toBeDisabled();
   await drawer.getByRole('checkbox', { name: /base:user$/ }).check();
   await drawer.getByRole('checkbox', { name: /organization:info$/ }).check();

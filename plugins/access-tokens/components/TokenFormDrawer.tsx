@@ -1,4 +1,5 @@
-import { Alert, Button, DatePicker, Drawer, Form, Input, Radio, Space, Spin } from 'antd';
+import { Alert, Button, Drawer, Form, Input, Radio, Space, Spin } from 'antd';
+import { LazyDatePicker } from '../../../src/core/ui/LazyDatePicker';
 import dayjs, { type Dayjs } from 'dayjs';
 import { observer } from 'mobx-react-lite';
 import { useEffect, useMemo, useState } from 'react';
@@ -148,7 +149,7 @@ const TokenForm = observer(function TokenForm({
             ]}
           />
           {choice === 'custom' && (
-            <DatePicker
+            <LazyDatePicker
               aria-label={intl.formatMessage({ id: 'access-tokens.form.expiryDate' })}
               format={DATE_FORMAT}
               value={date}

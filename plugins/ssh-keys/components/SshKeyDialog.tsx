@@ -1,4 +1,5 @@
-import { Alert, DatePicker, Form, Input, Modal, Radio } from 'antd';
+import { Alert, Form, Input, Modal, Radio } from 'antd';
+import { LazyDatePicker } from '../../../src/core/ui/LazyDatePicker';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -126,7 +127,7 @@ export function SshKeyDialog({ open, editing, saving, onCancel, onSubmit }: SshK
               rules={[{ required: true, message: t('ssh-keys.form.dateRequired') }]}
               style={{ marginTop: 8 }}
             >
-              <DatePicker
+              <LazyDatePicker
                 format="YYYY-MM-DD"
                 aria-label={t('ssh-keys.form.expiryDate')}
                 disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}
