@@ -1,4 +1,3 @@
-import { ConfigProvider } from 'antd';
 import type { Locale as AntdLocale } from 'antd/es/locale';
 import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
@@ -10,21 +9,24 @@ import { RegistryContext, type MessageCatalogue, type PluginRoute, type Registry
 import { StoresProvider, type RootStore } from '../core/stores/root';
 import { RouteGuard } from '../shell/RouteGuard';
 import { ErrorBoundary } from '../shell/errors/ErrorBoundary';
-import { APP_THEME } from './antd';
 
 const loadSettingsShell = () => import(/* webpackChunkName: "shell-settings" */ '../shell/SettingsShell');
 const loadFramedPage = () => import(/* webpackChunkName: "shell-frame" */ '../shell/FramedPage');
+// antd's root (./antd.tsx) loads with the page's code, not in the first scripts.
+const loadAntdRoot = () => import(/* webpackChunkName: "antd-root" */ './antd');
+const AntdRoot = lazy(loadAntdRoot);
 const SettingsShell = lazy(loadSettingsShell);
 const NotFoundPage = lazy(() => import(/* webpackChunkName: "shell-not-found" */ '../shell/NotFoundPage'));
 const FramedPage = lazy(loadFramedPage);
 
 /**
- * Starts loading the code of the page at `pathname` (its frame and its section or route) before React renders, so
+ * Starts loading the code of the page at `pathname` (antd's root, its frame and its section or route) before React renders, so
  * those chunks arrive in parallel with the rest of the start-up instead of one after another. Errors are left to
  * the lazy components, which ask for the same chunks again and show their own fallback.
  */
 export function preloadRoute(registry: Registry, pathname: string): void {
   const quiet = (p: Promise<unknown> | undefined) => void p?.catch(() => {});
+  quiet(loadAntdRoot());
   const section = /^\/users\/settings\/([^/]+)/.exec(pathname);
   if (section) {
     quiet(loadSettingsShell());
@@ -174,36 +176,33 @@ export const App = observer(function App({ registry, stores, nonce, initialMessa
       messages={messages as Record<string, string>}
       defaultLocale={localeTag('zh_CN')}
     >
-      <ConfigProvider
-        locale={antdLocale}
-        csp={nonce ? { nonce } : undefined}
-        // The brand colour and contrast fixes (./theme.ts); the styles come from the edition's built stylesheet.
-        theme={APP_THEME}
-      >
-        <RegistryContext.Provider value={registry}>
-          <StoresProvider value={stores}>
-            <AccessContext.Provider value={session.access}>
-              <ErrorBoundary variant="page" onError={(error) => stores.tracker.error(error)}>
-                <BrowserRouter>
-                  <PageViews stores={stores} />
-                  <Suspense fallback={null}>
-                    <Routes>
-                      <Route path="/users/settings" element={<Navigate to="/users/settings/profile" replace />} />
-                      <Route path="/users/settings/:sidebarKey/*" element={<SettingsShell registry={registry} />} />
-                      <Route path="/users/switch" element={<Navigate to="/users/switch/organization" replace />} />
-                      <Route path="/users/errors" element={<UsersErrorsPage />} />
-                      {pages.map(([route, Page]) => (
-                        <Route key={route.path} path={route.path} element={routeElement(route, Page)} />
-                      ))}
-                      <Route path="*" element={<NotFoundPage />} />
-                    </Routes>
-                  </Suspense>
-                </BrowserRouter>
-              </ErrorBoundary>
-            </AccessContext.Provider>
-          </StoresProvider>
-        </RegistryContext.Provider>
-      </ConfigProvider>
+      <Suspense fallback={null}>
+        <AntdRoot locale={antdLocale} nonce={nonce}>
+          <RegistryContext.Provider value={registry}>
+            <StoresProvider value={stores}>
+              <AccessContext.Provider value={session.access}>
+                <ErrorBoundary variant="page" onError={(error) => stores.tracker.error(error)}>
+                  <BrowserRouter>
+                    <PageViews stores={stores} />
+                    <Suspense fallback={null}>
+                      <Routes>
+                        <Route path="/users/settings" element={<Navigate to="/users/settings/profile" replace />} />
+                        <Route path="/users/settings/:sidebarKey/*" element={<SettingsShell registry={registry} />} />
+                        <Route path="/users/switch" element={<Navigate to="/users/switch/organization" replace />} />
+                        <Route path="/users/errors" element={<UsersErrorsPage />} />
+                        {pages.map(([route, Page]) => (
+                          <Route key={route.path} path={route.path} element={routeElement(route, Page)} />
+                        ))}
+                        <Route path="*" element={<NotFoundPage />} />
+                      </Routes>
+                    </Suspense>
+                  </BrowserRouter>
+                </ErrorBoundary>
+              </AccessContext.Provider>
+            </StoresProvider>
+          </RegistryContext.Provider>
+        </AntdRoot>
+      </Suspense>
     </IntlProvider>
   );
 });

@@ -1,8 +1,13 @@
 import { ConfigProvider } from 'antd';
-import type { ReactNode } from 'react';
+import type { Locale as AntdLocale } from 'antd/es/locale';
+import { useState, type ReactNode } from 'react';
 import { edition } from '../core/edition';
 import { setDynamicStyleNonce } from './style-nonce';
 import { runtimeTheme } from './theme';
+
+// This module is the app's door to antd and is loaded lazily (App.tsx), alongside the page's own code: antd's
+// ConfigProvider and what it brings (its theme, css-in-js runtime, motion and popup base, about 44 KB gzip) are
+// needed to render a page, not to start the app, so the first scripts do not carry them.
 
 /** antd's theme in this bundle's brand colour; component styles come from the edition's stylesheet, none at run time. */
 export const APP_THEME = runtimeTheme(edition.brand.color);
@@ -22,4 +27,29 @@ export function configureAntd(nonce: string | undefined): void {
       </ConfigProvider>
     ),
   });
+}
+
+/** Props of the antd root. */
+export interface AntdRootProps {
+  /** CSP nonce for the styles antd still adds (from the page configuration). */
+  nonce?: string;
+  /** antd's own texts in the app locale; undefined while they load (antd's English defaults meanwhile). */
+  locale?: AntdLocale;
+  children: ReactNode;
+}
+
+/** Everything antd renders sits under this: the brand theme, the nonce, antd's texts; configured once, first. */
+export default function AntdRoot({ nonce, locale, children }: AntdRootProps) {
+  // Before any child renders (and before any static message or notification can be shown).
+  useState(() => configureAntd(nonce));
+  return (
+    <ConfigProvider
+      locale={locale}
+      csp={nonce ? { nonce } : undefined}
+      // The brand colour and contrast fixes (./theme.ts); the styles come from the edition's built stylesheet.
+      theme={APP_THEME}
+    >
+      {children}
+    </ConfigProvider>
+  );
 }

@@ -7,7 +7,6 @@ import { createRegistry, type MessageCatalogue } from '../core/plugin';
 import { configureRequestClient } from '../core/request';
 import { createRootStore } from '../core/stores/root';
 import { App, preloadRoute } from './App';
-import { configureAntd } from './antd';
 import { startAppTracking } from './tracking';
 // antd's rules and CSS variables for this edition, built from ./theme.ts (scripts/lib/antd-styles.ts), then ours.
 import '@antd-styles';
@@ -15,7 +14,6 @@ import './global.css';
 
 const registry = createRegistry(editionPlugins);
 const config = readPageConfig();
-configureAntd(config.nonce);
 const client = configureRequestClient({
   onUnauthorized: () => {
     const next = encodeURIComponent(window.location.pathname + window.location.search);
