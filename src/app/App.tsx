@@ -82,20 +82,28 @@ function useMessages(registry: Registry, locale: 'zh_CN' | 'en_US', initial?: Lo
 }
 
 /** antd's texts (pagination, date picker…) in the app locale, fetched on demand to keep both out of the initial bundle. */
-function useAntdLocale(locale: 'zh_CN' | 'en_US'): AntdLocale | undefined {
-  const [loaded, setLoaded] = useState<AntdLocale>();
+const ANTD_LOCALES = {
+  zh_CN: () => import(/* webpackChunkName: "antd-locale-zh" */ 'antd/es/locale/zh_CN'),
+  en_US: () => import(/* webpackChunkName: "antd-locale-en" */ 'antd/es/locale/en_US'),
+};
+
+/**
+ * antd's texts in the app locale. `ready` turns true once the first ones settled (arrived, or failed: antd's English
+ * defaults then); the app waits for it, so antd's components do not render twice at start-up (every one of them
+ * would render again when the texts arrived). A switch keeps the previous texts until the new ones arrive.
+ */
+function useAntdLocale(locale: 'zh_CN' | 'en_US'): { texts?: AntdLocale; ready: boolean } {
+  const [state, setState] = useState<{ texts?: AntdLocale; ready: boolean }>({ ready: false });
   useEffect(() => {
     let live = true;
-    const load =
-      locale === 'zh_CN'
-        ? import(/* webpackChunkName: "antd-locale-zh" */ 'antd/es/locale/zh_CN')
-        : import(/* webpackChunkName: "antd-locale-en" */ 'antd/es/locale/en_US');
-    load.then((m) => live && setLoaded(m.default)).catch(() => {});
+    ANTD_LOCALES[locale]()
+      .then((m) => live && setState({ texts: m.default, ready: true }))
+      .catch(() => live && setState((s) => ({ ...s, ready: true })));
     return () => {
       live = false;
     };
   }, [locale]);
-  return loaded;
+  return state;
 }
 
 /** Shown when not even the texts could be loaded (offline): both languages, plain HTML, a reload button. */
@@ -170,6 +178,7 @@ export const App = observer(function App({ registry, stores, nonce, initialMessa
   }, [session]);
 
   if (!loaded) return failed ? <MessagesFailed /> : null;
+  if (!antdLocale.ready) return null;
   return (
     <IntlProvider
       locale={localeTag(loaded.locale)}
@@ -177,7 +186,7 @@ export const App = observer(function App({ registry, stores, nonce, initialMessa
       defaultLocale={localeTag('zh_CN')}
     >
       <Suspense fallback={null}>
-        <AntdRoot locale={antdLocale} nonce={nonce}>
+        <AntdRoot locale={antdLocale.texts} nonce={nonce}>
           <RegistryContext.Provider value={registry}>
             <StoresProvider value={stores}>
               <AccessContext.Provider value={session.access}>

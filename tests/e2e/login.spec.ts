@@ -1,4 +1,4 @@
-import { E2E_USERS, expect, signIn, test } from './fixtures';
+import { dropSession, E2E_USERS, expect, signInWithForm, test } from './fixtures';
 
 // Sign-in through the real page and service.
 test('a wrong password is refused with the catalogue message, then the right one signs in', async ({ page }) => {
@@ -13,11 +13,10 @@ test('a wrong password is refused with the catalogue message, then the right one
 });
 
 test('after sign-in it follows a safe next URL and ignores a foreign one', async ({ page }) => {
-  await signIn(page, E2E_USERS.login, '/users/settings/personalAccessToken');
+  await signInWithForm(page, E2E_USERS.login, '/users/settings/personalAccessToken');
   await expect(page).toHaveURL(/\/users\/settings\/personalAccessToken$/);
-  await page.goto('about:blank');
-  await page.context().clearCookies();
-  await signIn(page, E2E_USERS.login, 'https://evil.example/steal');
+  await dropSession(page);
+  await signInWithForm(page, E2E_USERS.login, 'https://evil.example/steal');
   await expect(page).toHaveURL(/\/users\/settings\/profile$/);
 });
 
@@ -36,7 +35,6 @@ test('a flagged account must change its password before going on', async ({ page
   await page.locator('#confirm').fill(fresh);
   await page.locator('button[type="submit"]').click();
   await expect(page).toHaveURL(/\/users\/settings\/profile$/);
-  await page.goto('about:blank');
-  await page.context().clearCookies();
-  await signIn(page, { username: E2E_USERS.forced.username, password: fresh });
+  await dropSession(page);
+  await signInWithForm(page, { username: E2E_USERS.forced.username, password: fresh });
 });

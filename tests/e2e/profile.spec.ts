@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { E2E_USERS, expect, expectNoAxeViolations, mailsTo, signIn, test } from './fixtures';
+import { dropSession, E2E_USERS, expect, expectNoAxeViolations, mailsTo, signIn, test } from './fixtures';
 
 // The profile section against the real service; mail goes to the serve process's loopback SMTP sink.
 // Mail delivery, a 5 s countdown and several sign-ins need more than the default 30 s on a busy machine.
@@ -81,7 +81,7 @@ test('password: change it and sign in with the new one', async ({ page, baseURL 
   await dialog.getByLabel('确认新密码').fill(fresh);
   await dialog.getByRole('button', { name: '确定' }).click();
   await expect(page.getByText('密码已修改')).toBeVisible(SLOW);
-  await page.context().clearCookies();
+  await dropSession(page);
   await useChinese(page, baseURL!);
   await signIn(page, { username: user.username, password: fresh });
   // Put the old password back so the spec can run again against the same service.

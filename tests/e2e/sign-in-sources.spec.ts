@@ -1,7 +1,7 @@
 // Directory and third-party sign-in in Chromium against the real service, a real slapd and a real OpenID Connect
 // provider (started by serve.ts on vpc and global: the spec sees both languages, zh_CN on vpc and en_US on global).
 import type { Page } from '@playwright/test';
-import { E2E_SIGN_IN, expect, test } from './fixtures';
+import { dropSession, E2E_SIGN_IN, expect, test } from './fixtures';
 import { LDAP_PASSWORDS } from '../kit/slapd';
 
 const zh = () => (test.info().project.metadata as { edition: string }).edition !== 'global';
@@ -100,7 +100,7 @@ test('an unbound Lark account reaches "not bound", binds with a password sign-in
     expect(identities.results).toContainEqual(expect.objectContaining({ credential: 'feishu', open_id: openId }));
   }
   // Signed out, the Lark account alone signs the binder in.
-  await page.context().clearCookies();
+  await dropSession(page);
   await page.goto('/users/login');
   await page.getByTestId(`oauth-${E2E_SIGN_IN.working}`).click();
   await throughProvider(page, openId);
