@@ -4,7 +4,7 @@ import { edition } from '../core/edition';
 import { localeTag, resolveLocale } from '../core/i18n/locale';
 import { readPageConfig } from '../core/page-config';
 import { createRegistry, type MessageCatalogue } from '../core/plugin';
-import { configureRequestClient } from '../core/request';
+import { configureRequestClient, defaultShowServerError } from '../core/request';
 import { createRootStore } from '../core/stores/root';
 import { App, preloadRoute } from './App';
 import { startAppTracking } from './tracking';
@@ -14,7 +14,14 @@ import './global.css';
 
 const registry = createRegistry(editionPlugins);
 const config = readPageConfig();
+// antd's root module starts loading now (the page needs it), and is configured as soon as it arrives: the ≥500
+// notice, which antd renders outside the React tree, waits for that, or it would render unthemed and without the
+// page's nonce (styles the CSP blocks).
+const antdReady = import(/* webpackChunkName: "antd-root" */ './antd')
+  .then((m) => m.configureAntd(config.nonce))
+  .catch(() => {}); // the page's own lazy load shows that failure
 const client = configureRequestClient({
+  showServerError: (notice) => void antdReady.then(() => defaultShowServerError(notice)),
   onUnauthorized: () => {
     const next = encodeURIComponent(window.location.pathname + window.location.search);
     window.location.assign(`${edition.paths.relogin}?next=${next}`);

@@ -94,8 +94,14 @@ test('when app permissions fail to load, a full-page result offers a retry that 
       body: '{"status":500,"requestId":"r1","code":"SystemError","message":"x"}',
     }),
   );
+  // antd's root arrives late: the ≥500 notice still waits for it (themed, with the page nonce: no CSP violation).
+  await page.route('**/static/js/async/antd-root.*', async (route) => {
+    await new Promise((r) => setTimeout(r, 800));
+    await route.fallback();
+  });
   await page.reload();
   await expect(page.locator('.ant-result-title')).toHaveText('系统异常，请重试');
+  await page.unroute('**/static/js/async/antd-root.*');
   await expect(page.locator('[data-menu-key]')).toHaveCount(0);
   await page.unroute('**/uiless/api/apps:search');
   await page.unroute('**/users/settings/**');
