@@ -8,8 +8,9 @@ const LOCALES = ['zh_CN', 'en_US'] as const;
 
 /**
  * Writes `catalogue.<locale>.json` into an edition's output: the core's, the shell's and the bundled plugins'
- * messages merged, exactly what the app's loaders merge at run time, compiled as the bundle's are (compile-messages.ts). The service puts the one of the page's
- * language into the page (no catalogue request before the first render); the app still loads a switched-to language.
+ * messages merged, exactly what the app's loaders merge at run time, and compiled as the bundle's are
+ * (compile-messages.ts). The service puts the one of the page's language into the page (no catalogue request before
+ * the first render); the app still loads a switched-to language.
  */
 export function writeCatalogues(paths: EditionBuildPaths, outDir: string, plugins: readonly string[]): void {
   for (const locale of LOCALES) {

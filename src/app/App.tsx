@@ -12,21 +12,20 @@ import { ErrorBoundary } from '../shell/errors/ErrorBoundary';
 
 const loadSettingsShell = () => import(/* webpackChunkName: "shell-settings" */ '../shell/SettingsShell');
 const loadFramedPage = () => import(/* webpackChunkName: "shell-frame" */ '../shell/FramedPage');
-// antd's root (./antd.tsx) loads with the page's code, not in the first scripts.
-const loadAntdRoot = () => import(/* webpackChunkName: "antd-root" */ './antd');
+/** antd's root (./antd.tsx): loaded with the page's code, not in the first scripts; main.tsx starts it at once. */
+export const loadAntdRoot = () => import(/* webpackChunkName: "antd-root" */ './antd');
 const AntdRoot = lazy(loadAntdRoot);
 const SettingsShell = lazy(loadSettingsShell);
 const NotFoundPage = lazy(() => import(/* webpackChunkName: "shell-not-found" */ '../shell/NotFoundPage'));
 const FramedPage = lazy(loadFramedPage);
 
 /**
- * Starts loading the code of the page at `pathname` (antd's root, its frame and its section or route) before React renders, so
+ * Starts loading the code of the page at `pathname` (its frame and its section or route) before React renders, so
  * those chunks arrive in parallel with the rest of the start-up instead of one after another. Errors are left to
  * the lazy components, which ask for the same chunks again and show their own fallback.
  */
 export function preloadRoute(registry: Registry, pathname: string): void {
   const quiet = (p: Promise<unknown> | undefined) => void p?.catch(() => {});
-  quiet(loadAntdRoot());
   const section = /^\/users\/settings\/([^/]+)/.exec(pathname);
   if (section) {
     quiet(loadSettingsShell());
@@ -161,13 +160,14 @@ export const App = observer(function App({ registry, stores, nonce, initialMessa
       .catch(() => {});
     if (messages) {
       // Compiled messages are syntax trees: the request client's texts are formatted like the pages' are.
+      // An unknown id answers the id itself, as before.
       const intl = createIntl({
         locale: localeTag(locale),
         messages: messages as Record<string, string>,
         onError: () => {},
       });
       stores.client.configure({
-        translate: (id) => (id in messages ? intl.formatMessage({ id }) : id),
+        translate: (id) => intl.formatMessage({ id }),
         // Without a locale cookie the service would fall back to the browser's language, not the edition's.
         language: () => localeTag(locale),
       });

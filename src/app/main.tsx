@@ -6,7 +6,7 @@ import { readPageConfig } from '../core/page-config';
 import { createRegistry, type MessageCatalogue } from '../core/plugin';
 import { configureRequestClient, defaultShowServerError } from '../core/request';
 import { createRootStore } from '../core/stores/root';
-import { App, preloadRoute } from './App';
+import { App, loadAntdRoot, preloadRoute } from './App';
 import { startAppTracking } from './tracking';
 // antd's rules and CSS variables for this edition, built from ./theme.ts (scripts/lib/antd-styles.ts), then ours.
 import '@antd-styles';
@@ -17,7 +17,7 @@ const config = readPageConfig();
 // antd's root module starts loading now (the page needs it), and is configured as soon as it arrives: the ≥500
 // notice, which antd renders outside the React tree, waits for that, or it would render unthemed and without the
 // page's nonce (styles the CSP blocks).
-const antdReady = import(/* webpackChunkName: "antd-root" */ './antd')
+const antdReady = loadAntdRoot()
   .then((m) => m.configureAntd(config.nonce))
   .catch(() => {}); // the page's own lazy load shows that failure
 const client = configureRequestClient({
