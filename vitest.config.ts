@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -18,6 +19,10 @@ const SECURITY_HTTP_TESTS = [
 export default defineConfig({
   define: { __EDITION__: JSON.stringify(vpc) },
   test: {
+    // One worker per core. Vitest's default (cores − 1) is a single worker on a 2-core machine, and the HTTP tests
+    // spend much of their time waiting on sockets, child processes and timers: two workers run the unit stage in
+    // about 175 s instead of 300.
+    maxWorkers: os.availableParallelism(),
     projects: [
       {
         extends: true,

@@ -20,25 +20,48 @@ describe.skipIf(!!process.env.DATABASE_URL)('kill -9 during writes', () => {
   const output: string[] = [];
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  function start(): Promise<{ child: ChildProcess; port: number }> {
+  const children = new Set<ChildProcess>();
+  afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
+
+  /** Spawns a service process that loads its modules and waits; `run()` lets it open the file and listen. */
+  function spawnChild(): { run: () => Promise<{ child: ChildProcess; port: number }> } {
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
       env: { ...process.env, DATA_DIR: dataDir, DIST_DIR: DIST, TRUST_PROXY: 'loopback', PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no READY: ${output.slice(-5).join('')}`)), 30_000);
-      child.stderr!.on('data', (b: Buffer) => output.push(b.toString()));
-      child.stdout!.on('data', (b: Buffer) => {
-        const text = b.toString();
-        output.push(text);
-        const m = /READY (\d+)/.exec(text);
-        if (m) {
-          clearTimeout(timer);
-          resolve({ child, port: Number(m[1]) });
-        }
+    children.add(child);
+    child.on('exit', () => children.delete(child));
+    let stdout = '';
+    const said = (pattern: RegExp) =>
+      new Promise<RegExpExecArray>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${pattern}: ${output.slice(-5).join('')}`)), 30_000);
+        const look = () => {
+          const m = pattern.exec(stdout);
+          if (m) {
+            clearTimeout(timer);
+            child.stdout!.off('data', look);
+            resolve(m);
+          }
+        };
+        child.stdout!.on('data', look);
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${output.slice(-5).join('')}`)));
+        look();
       });
-      child.on('exit', (code) => reject(new Error(`exited ${code}: ${output.slice(-5).join('')}`)));
+    child.stderr!.on('data', (b: Buffer) => output.push(b.toString()));
+    child.stdout!.on('data', (b: Buffer) => {
+      stdout += b.toString();
+      output.push(b.toString());
     });
+    const loaded = said(/^LOADED$/m);
+    loaded.catch(() => {}); // a process that never runs (the last spare) is killed in afterAll
+    return {
+      run: async () => {
+        await loaded;
+        child.stdin!.write('go\n');
+        const m = await said(/READY (\d+)/);
+        return { child, port: Number(m[1]) };
+      },
+    };
   }
 
   function check(acked: ReadonlySet<string>) {
@@ -59,8 +82,11 @@ describe.skipIf(!!process.env.DATABASE_URL)('kill -9 during writes', () => {
   it(`loses no acknowledged write over ${ROUNDS} SIGKILLs, and the file stays intact`, async () => {
     const acked = new Set<string>();
     let sent = 0;
+    // Two spare processes load while a round runs (on 2 cores, starting is what the rounds wait for).
+    const spares = [spawnChild(), spawnChild()];
     for (let round = 0; round < ROUNDS; round++) {
-      const { child, port } = await start();
+      const { child, port } = await spares.shift()!.run();
+      if (round + spares.length + 1 < ROUNDS) spares.push(spawnChild());
       let running = true;
       const writer = async (w: number) => {
         for (let i = 0; running; i++) {
