@@ -10,7 +10,7 @@ import {
   writePluginList,
 } from './scripts/lib/edition-build';
 import { localeTag } from './schemas/locale';
-import { webSourceFiles, writeAntdStyles } from './scripts/lib/antd-styles';
+import { writeEditionStyleSheets } from './scripts/lib/antd-styles';
 import { editionTheme } from './src/app/theme';
 
 // One rsbuild run, one environment per edition manifest found in editions/ (narrowed by EDITIONS=a,b).
@@ -18,6 +18,8 @@ const root = import.meta.dirname;
 const paths = editionBuildPaths(root);
 const only = process.env.EDITIONS?.split(',').filter(Boolean);
 const editions = editionsToBuild(paths, only);
+/** What a lazy core group's sheet resolves to when it needs no rule beyond the core's. */
+const EMPTY_SHEET = path.join(root, 'src/app/empty.css');
 
 const environments: Record<string, EnvironmentConfig> = {};
 for (const m of editions) {
@@ -25,6 +27,14 @@ for (const m of editions) {
   const { included, leftOut } = await bundledPlugins(m, paths);
   if (leftOut.length) console.log(`${m.id}: left out ${leftOut.join(', ')} (no section of theirs is in the menu)`);
   const defaultLocale = m.locale.default;
+  // antd's sheets in the edition's theme: the core's, the date picker's and each plugin's. Written now; each file is
+  // named by all its inputs, so builds into any dist folder share them and an unchanged one is not rendered again.
+  const sheets = writeEditionStyleSheets(
+    root,
+    path.join(root, '.generated', 'antd-styles'),
+    editionTheme(m.brand.color),
+    included,
+  );
   environments[m.id] = {
     source: {
       entry: { index: './src/app/main.tsx' },
@@ -32,14 +42,9 @@ for (const m of editions) {
     },
     resolve: {
       alias: {
-        '@edition-plugins': writePluginList(m, paths, included),
-        // antd's styles in the edition's theme, for the components its files use. Written now; the file is named
-        // by all its inputs, so builds into any dist folder share it and an unchanged edition is not rendered again.
-        '@antd-styles': writeAntdStyles(
-          path.join(root, '.generated', 'antd-styles'),
-          editionTheme(m.brand.color),
-          webSourceFiles(root, included),
-        ),
+        '@edition-plugins': writePluginList(m, paths, included, sheets.plugins),
+        '@antd-styles/core$': sheets.core,
+        '@antd-styles/date-picker$': sheets.lazy['date-picker'] ?? EMPTY_SHEET,
       },
     },
     output: {

@@ -106,7 +106,7 @@ function main() {
     console.log(
       `  ${'INITIAL JS'.padEnd(12)} ${kb(sum('initial js', 'raw')).padStart(10)} ${kb(sum('initial js', 'gzip')).padStart(10)}  (budget ${kb(SIZE_BUDGETS.initialJsGzip)} gzip)`,
     );
-    // antd's styles are built in (scripts/lib/antd-styles.ts): this is the whole of the edition's styling.
+    // antd's styles are built in (scripts/lib/antd-styles.ts): the core's rules are here, a plugin's come with its pages.
     console.log(
       `  ${'INITIAL CSS'.padEnd(12)} ${kb(sum('initial css', 'raw')).padStart(10)} ${kb(sum('initial css', 'gzip')).padStart(10)}  (br ${kb(sum('initial css', 'br'))})`,
     );

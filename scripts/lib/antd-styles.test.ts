@@ -7,9 +7,13 @@ import {
   componentsUsed,
   extractAntdCss,
   keepThemeScope,
+  LAZY_CORE_GROUPS,
+  rulesNotIn,
   styledExports,
-  webSourceFiles,
+  topLevelRules,
+  webFilesUnder,
   writeAntdStyles,
+  writeEditionStyleSheets,
 } from './antd-styles';
 
 const THEME = {
@@ -44,7 +48,7 @@ describe('antd styles at build time', () => {
     expect(used).not.toContain('Table');
   });
 
-  it('lists the web files of the chosen plugins only, without tests and server halves', () => {
+  it("lists a folder's web files, without tests and server halves", () => {
     const root = tempDir();
     for (const f of [
       'src/app/main.tsx',
@@ -56,10 +60,10 @@ describe('antd styles at build time', () => {
       fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
       fs.writeFileSync(path.join(root, f), '');
     }
-    expect(webSourceFiles(root, ['a']).map((f) => path.relative(root, f))).toEqual([
+    expect(webFilesUnder(path.join(root, 'plugins', 'a')).map((f) => path.relative(root, f))).toEqual([
       'plugins/a/pages/A.tsx',
-      'src/app/main.tsx',
     ]);
+    expect(webFilesUnder(path.join(root, 'src')).map((f) => path.relative(root, f))).toEqual(['src/app/main.tsx']);
   });
 
   it("drops rules scoped to another theme's variables", () => {
@@ -93,5 +97,75 @@ describe('antd styles at build time', () => {
     expect(writeAntdStyles(dir, THEME, [src])).toBe(file);
     expect(fs.readFileSync(file, 'utf8').endsWith('/* kept */'), 'not rendered again').toBe(true);
     expect(writeAntdStyles(dir, { ...THEME, token: { colorPrimary: '#1a73e8' } }, [src])).not.toBe(file);
+  });
+
+  it('splits the sheets by where components are used, and loses no rule', () => {
+    // Rendering components apart gives the rules of rendering them together (but the cssinjs cache list).
+    const core = extractAntdCss(THEME, ['Button', 'Form', 'Input']);
+    const more = extractAntdCss(THEME, ['Button', 'Select', 'Tag']);
+    const together = extractAntdCss(THEME, ['Button', 'Form', 'Input', 'Select', 'Tag']);
+    const extra = rulesNotIn(more, core);
+    const cachePath = (r: string) => r.trim().startsWith('.data-ant-cssinjs-cache-path');
+    const both = new Set([...topLevelRules(core).rules, ...topLevelRules(extra).rules].map((r) => r.trim()));
+    const needed = topLevelRules(together).rules.filter((r) => !cachePath(r));
+    expect(needed.filter((r) => !both.has(r.trim()))).toEqual([]);
+    expect(extra).toContain('.ant-select');
+    expect(extra).toContain('.ant-tag');
+    expect(extra).not.toContain('.ant-btn{');
+    expect(topLevelRules(extra).rules.filter(cachePath)).toEqual([]);
+  });
+
+  it("writes an edition's sheets: the core, the lazy date picker, and only the plugins that need more", () => {
+    const root = tempDir();
+    const files: Record<string, string> = {
+      'src/app/main.tsx': "import { Button, Form } from 'antd';",
+      [LAZY_CORE_GROUPS['date-picker'][0]]: "const p = import('antd/es/date-picker');",
+      'plugins/a/pages/A.tsx': "import { Button, Tag } from 'antd';",
+      'plugins/b/pages/B.tsx': "import { Form } from 'antd';",
+    };
+    for (const [f, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+      fs.writeFileSync(path.join(root, f), text);
+    }
+    const sheets = writeEditionStyleSheets(root, path.join(root, 'out'), THEME, ['a', 'b']);
+    const core = fs.readFileSync(sheets.core, 'utf8');
+    expect(core).toContain('.ant-btn');
+    expect(core, 'the date picker is not in the core sheet').not.toContain('.ant-picker-panel');
+    expect(fs.readFileSync(sheets.lazy['date-picker']!, 'utf8')).toContain('.ant-picker-panel');
+    expect(fs.readFileSync(sheets.plugins.a!, 'utf8')).toContain('.ant-tag');
+    expect(fs.readFileSync(sheets.plugins.a!, 'utf8')).not.toContain('.ant-btn{');
+    expect(sheets.plugins.b, 'nothing beyond the core').toBeUndefined();
+  });
+
+  it("keeps every plugin's header items to the core's components (they do not wait for the plugin's sheet)", () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const exported = styledExports();
+    const core = new Set(componentsUsed(webFilesUnder(path.join(root, 'src')), exported));
+    const RELATIVE_IMPORT = /(?:from\s*|import\s*\(\s*(?:\/\*[\s\S]*?\*\/\s*)?)['"](\.{1,2}\/[^'"]+)['"]/g;
+    const resolve = (from: string, spec: string) =>
+      ['.tsx', '.ts', '/index.tsx', '/index.ts']
+        .map((ext) => path.resolve(path.dirname(from), spec) + ext)
+        .find((f) => fs.existsSync(f));
+    let checked = 0;
+    for (const id of fs.readdirSync(path.join(root, 'plugins'))) {
+      const index = path.join(root, 'plugins', id, 'index.ts');
+      const block = fs.existsSync(index)
+        ? /headerItems:\s*\[([\s\S]*?)\n\s*\]/.exec(fs.readFileSync(index, 'utf8'))
+        : null;
+      if (!block) continue;
+      // The header items' modules and what they import of the plugin's own files, transitively.
+      const files = new Set<string>();
+      const visit = (file: string | undefined) => {
+        if (!file || files.has(file) || !file.startsWith(path.join(root, 'plugins', id))) return;
+        files.add(file);
+        for (const m of fs.readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) visit(resolve(file, m[1]));
+      };
+      for (const m of block[1].matchAll(RELATIVE_IMPORT)) visit(resolve(index, m[1]));
+      expect(files.size, `${id}'s header items found`).toBeGreaterThan(0);
+      const beyond = componentsUsed([...files], exported).filter((c) => !core.has(c));
+      expect(beyond, `${id}'s header items use antd components only its pages' sheet has`).toEqual([]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(0);
   });
 });

@@ -1,9 +1,13 @@
 // antd's styles for one edition, produced at build time. The app runs antd with `theme.zeroRuntime`, so no component
 // rule is generated in the browser (the bulk of the first render's style work, and the <style> tags a CSP blocked);
-// this stylesheet holds every rule the edition's components need and its theme's CSS variables. (antd 6 still writes
-// the variable blocks at run time too, nonce'd; a nested theme such as the tokens panel's needs its own.)
-// rsbuild.config.ts aliases `@antd-styles` to the file written here and src/app/main.tsx imports it, so it ships in
-// the edition's one hashed index.css.
+// the sheets written here hold every rule the edition's components need and its theme's CSS variables. (antd 6 still
+// writes the variable blocks at run time too, nonce'd; a nested theme such as the tokens panel's needs its own.)
+// They are split by where the components are used, so a page downloads and parses the rules it can show:
+// - the core's sheet: what src/ uses (the frames, the shell, the common pieces), with the theme's variables.
+//   rsbuild.config.ts aliases `@antd-styles/core` to it and src/app/main.tsx imports it: it joins index.css;
+// - a plugin's sheet: the rules its files need that the core's sheet lacks. The generated plugin list gives the
+//   plugin a `styles` loader, and the registry waits for it before any page, section or header item of the plugin;
+// - the date picker's (`@antd-styles/date-picker`), loaded with antd's date picker by src/core/ui/LazyDatePicker.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -36,13 +40,18 @@ export const RENDERED_INSIDE: Readonly<Record<string, readonly string[]>> = {
   Typography: ['Tooltip', 'Input'],
 };
 
-/** The web files of an edition's bundle: the core and shell (src/) and the web halves of its plugins. */
-export function webSourceFiles(root: string, plugins: readonly string[]): string[] {
+/** Files the core loads lazily, with their own sheet (their rules are not in the core's): group → files under root. */
+export const LAZY_CORE_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  'date-picker': ['src/core/ui/LazyDatePicker.tsx'],
+};
+
+/** The web source files under `dir`: TypeScript, without tests, declarations and server halves. */
+export function webFilesUnder(dir: string): string[] {
   const files: string[] = [];
-  const walk = (dir: string) => {
-    if (!fs.existsSync(dir)) return;
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
+  const walk = (d: string) => {
+    if (!fs.existsSync(d)) return;
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
       if (e.isDirectory()) {
         if (e.name !== 'server' && e.name !== 'node_modules') walk(p);
       } else if (/\.tsx?$/.test(e.name) && !/\.(test|d)\.tsx?$/.test(e.name) && e.name !== 'test-backend.ts') {
@@ -50,8 +59,7 @@ export function webSourceFiles(root: string, plugins: readonly string[]): string
       }
     }
   };
-  walk(path.join(root, 'src'));
-  for (const id of plugins) walk(path.join(root, 'plugins', id));
+  walk(dir);
   return files.sort();
 }
 
@@ -111,23 +119,44 @@ export function styledExports(): Map<string, string[]> {
   return map;
 }
 
-/** Drops the rules scoped to a CSS-variable class other than the theme's (antd's demo panels bring their own). */
-export function keepThemeScope(css: string, key: string): string {
-  let out = '';
+/** The top-level rules of a stylesheet (an at-rule with its block counts as one), and what trails the last one. */
+export function topLevelRules(css: string): { rules: string[]; rest: string } {
+  const rules: string[] = [];
   let depth = 0;
   let start = 0;
   for (let i = 0; i < css.length; i++) {
     const c = css[i];
     if (c === '{') depth++;
     else if (c === '}' && --depth === 0) {
-      const rule = css.slice(start, i + 1);
-      const selector = rule.slice(0, rule.indexOf('{'));
-      const foreign = [...selector.matchAll(/\.(css-var-[\w-]+)/g)].some((m) => m[1] !== key);
-      if (!foreign) out += rule;
+      rules.push(css.slice(start, i + 1));
       start = i + 1;
     }
   }
-  return out + css.slice(start);
+  return { rules, rest: css.slice(start) };
+}
+
+/** Drops the rules scoped to a CSS-variable class other than the theme's (antd's demo panels bring their own). */
+export function keepThemeScope(css: string, key: string): string {
+  const { rules, rest } = topLevelRules(css);
+  const own = rules.filter((rule) => {
+    const selector = rule.slice(0, rule.indexOf('{'));
+    return ![...selector.matchAll(/\.(css-var-[\w-]+)/g)].some((m) => m[1] !== key);
+  });
+  return own.join('') + rest;
+}
+
+/**
+ * The rules of `css` that `base` does not have, in their order. Rendering components apart gives the same rules as
+ * rendering them together (checked by the tests), so a page with both sheets has every rule it had with one. The
+ * cssinjs cache list (`.data-ant-cssinjs-cache-path`, a hint for hydrating run-time styles, which the app has none
+ * of) names every component rendered, so it differs for every set and stays in the base alone.
+ */
+export function rulesNotIn(css: string, base: string): string {
+  const known = new Set(topLevelRules(base).rules.map((r) => r.trim()));
+  return topLevelRules(css)
+    .rules.map((r) => r.trim())
+    .filter((r) => !known.has(r) && !r.startsWith('.data-ant-cssinjs-cache-path'))
+    .join('');
 }
 
 /**
@@ -183,11 +212,10 @@ function versionOf(pkg: string): string {
 }
 
 /**
- * Writes the stylesheet of one edition (theme + the components its files use) under `dir` and answers its path.
- * Kept by a key of everything it depends on, so a rebuild with the same inputs reuses it instead of rendering again.
+ * Writes a sheet under `dir` named by a key of everything it depends on (`inputs`, the packages that render it and
+ * this file), and answers its path; a rebuild with the same inputs reuses it instead of rendering again.
  */
-export function writeAntdStyles(dir: string, theme: ThemeConfig, files: readonly string[]): string {
-  const components = componentsUsed(files, styledExports());
+function writeKept(dir: string, inputs: unknown, render: () => string): string {
   const key = crypto
     .createHash('sha256')
     .update(
@@ -195,8 +223,7 @@ export function writeAntdStyles(dir: string, theme: ThemeConfig, files: readonly
         ['antd', '@ant-design/cssinjs', '@ant-design/static-style-extract', '@ant-design/icons', 'react'].map(
           versionOf,
         ),
-        theme,
-        components,
+        inputs,
         fs.readFileSync(new URL(import.meta.url), 'utf8'),
       ]),
     )
@@ -210,10 +237,67 @@ export function writeAntdStyles(dir: string, theme: ThemeConfig, files: readonly
   }
   fs.mkdirSync(dir, { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, extractAntdCss(theme, components));
+  fs.writeFileSync(tmp, render());
   fs.renameSync(tmp, file);
   pruneStale(dir);
   return file;
+}
+
+/** Writes the full stylesheet of a theme and the components `files` use (see `writeKept`); answers its path. */
+export function writeAntdStyles(dir: string, theme: ThemeConfig, files: readonly string[]): string {
+  const components = componentsUsed(files, styledExports());
+  return writeKept(dir, [theme, components], () => extractAntdCss(theme, components));
+}
+
+/**
+ * Writes the sheet of the rules the components `files` use need beyond the sheet `base` (see `rulesNotIn`); answers
+ * its path, or undefined when they need nothing more.
+ */
+export function writeAntdExtraStyles(
+  dir: string,
+  theme: ThemeConfig,
+  files: readonly string[],
+  base: string,
+): string | undefined {
+  const components = componentsUsed(files, styledExports());
+  const file = writeKept(dir, [theme, components, fs.readFileSync(base, 'utf8')], () =>
+    rulesNotIn(extractAntdCss(theme, components), fs.readFileSync(base, 'utf8')),
+  );
+  return fs.statSync(file).size > 0 ? file : undefined;
+}
+
+/** An edition's antd sheets: the core's, each lazy core group's and each plugin's (absent when it needs none). */
+export interface EditionStyleSheets {
+  core: string;
+  lazy: Record<string, string | undefined>;
+  plugins: Record<string, string | undefined>;
+}
+
+/** Writes the antd sheets of an edition with the plugins `plugins` (see the head of this file). */
+export function writeEditionStyleSheets(
+  root: string,
+  dir: string,
+  theme: ThemeConfig,
+  plugins: readonly string[],
+): EditionStyleSheets {
+  const lazyFiles = new Map(
+    Object.entries(LAZY_CORE_GROUPS).map(([group, files]) => [group, files.map((f) => path.join(root, f))]),
+  );
+  const lazy = new Set([...lazyFiles.values()].flat());
+  const core = writeAntdStyles(
+    dir,
+    theme,
+    webFilesUnder(path.join(root, 'src')).filter((f) => !lazy.has(f)),
+  );
+  return {
+    core,
+    lazy: Object.fromEntries(
+      [...lazyFiles].map(([group, files]) => [group, writeAntdExtraStyles(dir, theme, files, core)]),
+    ),
+    plugins: Object.fromEntries(
+      plugins.map((id) => [id, writeAntdExtraStyles(dir, theme, webFilesUnder(path.join(root, 'plugins', id)), core)]),
+    ),
+  };
 }
 
 /**

@@ -8,8 +8,8 @@ import { configureRequestClient, defaultShowServerError } from '../core/request'
 import { createRootStore } from '../core/stores/root';
 import { App, loadAntdRoot, preloadRoute } from './App';
 import { startAppTracking } from './tracking';
-// antd's rules and CSS variables for this edition, built from ./theme.ts (scripts/lib/antd-styles.ts), then ours.
-import '@antd-styles';
+// antd's core rules and CSS variables for this edition, built from ./theme.ts (scripts/lib/antd-styles.ts), then ours.
+import '@antd-styles/core';
 import './global.css';
 
 const registry = createRegistry(editionPlugins);

@@ -1,7 +1,9 @@
 // Modules the build provides (see rsbuild.config.ts and scripts/lib/antd-styles.ts).
 
-/** The edition's antd stylesheet, written at build time; imported for its side effect (it joins index.css). */
-declare module '@antd-styles';
+/** The edition's core antd stylesheet, written at build time; imported for its side effect (it joins index.css). */
+declare module '@antd-styles/core';
+/** The date picker's antd rules beyond the core's (loaded with the picker, src/core/ui/LazyDatePicker.tsx). */
+declare module '@antd-styles/date-picker';
 
 /**
  * @rc-component/util's dynamicCSS itself: the `?original` query keeps this one import from being redirected to

@@ -42,7 +42,10 @@ export interface PluginRoute {
 export interface HeaderItem {
   /** Unique across plugins (the registry refuses a second one); also the React key. */
   key: string;
-  /** The control's module, `() => import('./components/Item')`, in a chunk of its own (`plugin-<id>-<item>`). */
+  /**
+   * The control's module, `() => import('./components/Item')`, in a chunk of its own (`plugin-<id>-<item>`). It
+   * renders with the core's antd styles only: the plugin's sheet comes with its pages (see `styles`).
+   */
   load: PageLoader;
 }
 
@@ -79,6 +82,13 @@ export interface PluginDefinition {
    * pages), reached with `useStore('accessTokens')`; the names join `StoreMap` through `declare module`.
    */
   stores?: PluginStores;
+  /**
+   * The plugin's antd rules beyond the core's, as a lazy stylesheet. The build's generated plugin list sets it
+   * (scripts/lib/antd-styles.ts); the registry makes every page and section of the plugin wait for it, so nothing of
+   * the plugin renders unstyled. Header items do not wait (they show on every page): they use the core's components
+   * only, which scripts/lib/antd-styles.test.ts checks.
+   */
+  styles?: () => Promise<unknown>;
 }
 
 /** Declares a plugin; identity at run time, a type check at compile time. */
@@ -111,6 +121,17 @@ export interface Registry {
  */
 export const RegistryContext = createContext<Registry | null>(null);
 
+/** A plugin whose page and section loaders also load its stylesheet (`styles`), both at once; as is without one. */
+function withStyles(p: PluginDefinition): PluginDefinition {
+  const { styles } = p;
+  if (!styles) return p;
+  const styled = <T extends { load: PageLoader }>(c: T): T => ({
+    ...c,
+    load: () => Promise.all([styles(), c.load()]).then(([, page]) => page),
+  });
+  return { ...p, routes: p.routes?.map(styled), settingsSections: p.settingsSections?.map(styled) };
+}
+
 /**
  * Indexes plugins, refusing duplicate ids, sidebar keys, route paths, header items and store names (message ids:
  * `npm run check:messages`).
@@ -121,6 +142,7 @@ export function createRegistry(plugins: PluginDefinition[]): Registry {
   const keys = new Map<string, SettingsSection>();
   const paths = new Set<string>();
   const stores: Partial<Record<StoreName, StoreLoader<unknown>>> = {};
+  plugins = plugins.map(withStyles);
   for (const p of plugins) {
     if (ids.has(p.id)) throw new RegistryError(`duplicate plugin id "${p.id}"`);
     ids.add(p.id);
