@@ -87,6 +87,14 @@ const ANTD_LOCALES = {
 };
 
 /**
+ * Starts loading antd's texts of `locale` before the first render (main.tsx): the app renders nothing until they
+ * are there, so asking for them from its effect would add a round trip before the page.
+ */
+export function preloadAntdLocale(locale: 'zh_CN' | 'en_US'): void {
+  ANTD_LOCALES[locale]().catch(() => {}); // useAntdLocale asks again and handles a failure
+}
+
+/**
  * antd's texts in the app locale. `ready` turns true once the first ones settled (arrived, or failed: antd's English
  * defaults then); the app waits for it, so antd's components do not render twice at start-up (every one of them
  * would render again when the texts arrived). A switch keeps the previous texts until the new ones arrive.

@@ -6,7 +6,7 @@ import { readPageConfig } from '../core/page-config';
 import { createRegistry, type MessageCatalogue } from '../core/plugin';
 import { configureRequestClient, defaultShowServerError } from '../core/request';
 import { createRootStore } from '../core/stores/root';
-import { App, loadAntdRoot, preloadRoute } from './App';
+import { App, loadAntdRoot, preloadAntdLocale, preloadRoute } from './App';
 import { startAppTracking } from './tracking';
 // antd's core rules and CSS variables for this edition, built from ./theme.ts (scripts/lib/antd-styles.ts), then ours.
 import '@antd-styles/core';
@@ -30,8 +30,9 @@ const client = configureRequestClient({
 const locale = resolveLocale(document.cookie, edition.locale.default);
 document.documentElement.lang = localeTag(locale, 'html');
 const boot = config.bootstrap;
-// The route's code starts loading now, alongside the rest of the start-up, not after the first render.
+// The route's code and antd's texts start loading now, alongside the rest of the start-up, not after the first render.
 preloadRoute(registry, window.location.pathname);
+preloadAntdLocale(locale);
 const stores = createRootStore(registry.stores, client, locale, (session) => startAppTracking(session, client), {
   bootstrap: boot,
 });

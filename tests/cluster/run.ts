@@ -2,7 +2,7 @@
 // multi-instance checks with their figures: a sign-in burst spread over the instances (the lockout must stay exact),
 // and a rolling restart (stop one instance, start it, then the next) under a write load (no acknowledged write
 // lost, no request failed that nginx could retry). Run through scripts/with-postgres.sh (the npm script does).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -12,11 +12,11 @@ import { loadConfig } from '../../server/config';
 import { createUser } from '../../server/services/accounts';
 import { TEST_HASH_PARAMS } from '../kit/server';
 import { encryptAnswer, humanTrack, puzzleGap, TEST_UMID } from '../kit/captcha';
+import { NGINX, startNginx } from '../../scripts/lib/nginx';
 
 const INSTANCES = Number(process.env.CLUSTER_INSTANCES ?? 2);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST = path.join(ROOT, 'tests/fixtures/server/web-dist');
-const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p));
 const USER = { username: 'cluster-user', password: 'Cluster#pass1' };
 
 if (!process.env.DATABASE_URL) {
@@ -38,6 +38,7 @@ const freePort = () =>
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'account-cluster-'));
 const children = new Map<number, ChildProcess>();
+let proxy: { stop(): void } | undefined;
 
 /** Starts instance `i` on `port` (the service's own entry point) and resolves once it listens. */
 function startInstance(i: number, port: number): Promise<void> {
@@ -82,38 +83,6 @@ async function stopInstance(i: number): Promise<void> {
   await exited;
 }
 
-function nginxConfig(listen: number, upstreams: number[]): string {
-  return `
-worker_processes 1;
-pid ${work}/nginx.pid;
-error_log ${work}/nginx-error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${work}/client_body;
-  proxy_temp_path ${work}/proxy;
-  fastcgi_temp_path ${work}/fastcgi;
-  uwsgi_temp_path ${work}/uwsgi;
-  scgi_temp_path ${work}/scgi;
-  upstream account { ${upstreams.map((p) => `server 127.0.0.1:${p} max_fails=0;`).join(' ')} keepalive 16; }
-  server {
-    listen 127.0.0.1:${listen};
-    location / {
-      proxy_pass http://account;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      # A request nginx could not hand over (connection refused, or an idle keep-alive connection the stopping
-      # instance closed as the request went out) goes to the next instance; a graceful stop finishes what it
-      # started, so a POST is retried only when it was not processed. Timeouts are not retried (it might have been).
-      proxy_next_upstream error http_502 http_503 non_idempotent;
-      proxy_next_upstream_tries 3;
-    }
-  }
-}`;
-}
-
 async function post(base: string, p: string, body: unknown, ip: string) {
   const res = await fetch(base + p, {
     method: 'POST',
@@ -134,8 +103,7 @@ async function main() {
   const ports = await Promise.all(Array.from({ length: INSTANCES }, freePort));
   await Promise.all(ports.map((p, i) => startInstance(i, p)));
   const listen = await freePort();
-  fs.writeFileSync(path.join(work, 'nginx.conf'), nginxConfig(listen, ports));
-  execFileSync(NGINX!, ['-c', path.join(work, 'nginx.conf'), '-p', work]);
+  proxy = startNginx(work, { listen, upstreams: ports });
   const base = `http://127.0.0.1:${listen}`;
   console.log(`cluster: ${INSTANCES} instances on PostgreSQL behind nginx at ${base}`);
 
@@ -294,8 +262,7 @@ try {
   console.error(e);
 } finally {
   try {
-    if (fs.existsSync(path.join(work, 'nginx.pid')))
-      execFileSync(NGINX!, ['-c', path.join(work, 'nginx.conf'), '-p', work, '-s', 'stop']);
+    proxy?.stop();
   } catch {
     // already gone
   }
