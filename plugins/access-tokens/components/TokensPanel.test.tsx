@@ -25,9 +25,11 @@ describe('personal access token page', () => {
     expect(screen.getByText('No access token')).toBeTruthy();
     expect(svc.calls.some((c) => c.path.endsWith('tokens:scopes'))).toBe(false);
 
-    fireEvent.click(emptyCreate);
+    // The drawer's code loads when it first opens (lazyOverlay): the click's act is awaited, so React retries the
+    // suspended drawer once the code is there.
+    await act(async () => fireEvent.click(emptyCreate));
     await waitFor(() => expect(view.location()).toBe('/users/settings/personalAccessToken/create'));
-    await screen.findByText('Create personal access token');
+    await screen.findByText('Create personal access token', undefined, { timeout: 10000 });
     await waitFor(() => expect(svc.calls.some((c) => c.path.endsWith('tokens:scopes'))).toBe(true));
     const save = () => screen.getByTestId('token-save') as HTMLButtonElement;
     expect(save().disabled).toBe(true);

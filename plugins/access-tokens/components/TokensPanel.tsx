@@ -7,12 +7,17 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { edition } from '../../../src/core/edition';
 import type { ActionResult } from '../../../src/core/stores/failure';
 import { useStore } from '../../../src/core/stores/root';
+import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
 import type { AccessToken, TokenBody } from '../contract';
 import { FAILURE_MESSAGES } from '../store';
 import { TokenCreatedAlert } from './TokenCreatedAlert';
-import { TokenFormDrawer } from './TokenFormDrawer';
 import { TokenTable } from './TokenTable';
 import { MUTED_COLOR } from './styles';
+
+/** The create/edit form, loaded when it first opens (src/core/ui/lazyOverlay.tsx). */
+const TokenFormDrawer = lazyOverlay(() =>
+  import(/* webpackChunkName: "plugin-access-tokens-form" */ './TokenFormDrawer').then((m) => m.TokenFormDrawer),
+);
 
 /** Where the section lives; `/create` under it opens the create drawer. */
 export const SECTION_PATH = '/users/settings/personalAccessToken';

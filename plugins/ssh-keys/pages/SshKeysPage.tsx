@@ -8,8 +8,13 @@ import { edition } from '../../../src/core/edition';
 import { EMPTY_PLACEHOLDER, formatDateTime } from '../../../src/core/i18n/format';
 import { failureText, type Failure } from '../../../src/core/stores/failure';
 import { useStore } from '../../../src/core/stores/root';
+import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
 import type { SshKey, SshKeyCreateBody } from '../contract';
-import { SshKeyDialog } from '../components/SshKeyDialog';
+
+/** The add/edit dialog, loaded when it first opens (src/core/ui/lazyOverlay.tsx). */
+const SshKeyDialog = lazyOverlay(() =>
+  import(/* webpackChunkName: "plugin-ssh-keys-form" */ '../components/SshKeyDialog').then((m) => m.SshKeyDialog),
+);
 
 /** SSH public keys: add button, count, list (fingerprint as ssh-keygen prints it), dialogs, delete. */
 const SshKeysView = observer(function SshKeysView() {
