@@ -107,7 +107,9 @@ export class LoginLockout {
       .updateTable('login_failures')
       .set({
         count: sql<number>`login_failures.count - 1`,
-        locked_until: sql<number | null>`case when ${slot} >= ${LOCK_AT_FAILURES} then null else login_failures.locked_until end`,
+        locked_until: sql<
+          number | null
+        >`case when ${slot} >= ${LOCK_AT_FAILURES} then null else login_failures.locked_until end`,
       })
       .where('username', '=', lockoutKey(username))
       .where('count', '>', 0)

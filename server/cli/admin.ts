@@ -238,7 +238,10 @@ export async function runAdmin(
     const events = new EventBus(
       base,
       slices.flatMap((s): EventReceiver[] => (s.onEvent ? [s.onEvent] : [])),
-      { warn: (obj, msg) => io.err(`warning: ${msg} ${JSON.stringify(obj, (k, v: unknown) => (v instanceof Error ? v.message : v))}`) },
+      {
+        warn: (obj, msg) =>
+          io.err(`warning: ${msg} ${JSON.stringify(obj, (k, v: unknown) => (v instanceof Error ? v.message : v))}`),
+      },
     );
     const deps = { ...base, hasher: new PasswordHasher(hashParams), events };
     return await chosen.run({ values, need, deps, io });

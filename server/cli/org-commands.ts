@@ -33,7 +33,12 @@ export const ORG_COMMANDS: readonly CliCommand[] = [
       if (!args) return 2;
       const { orgId, list } = await setIpWhitelist(deps, args[0], values.cidrs);
       // The admins hear of it in their inbox: a whitelist change can lock members out.
-      await deps.events.emit({ type: 'org.ip-whitelist-changed', org: args[0], cidrs: list, to: { orgId, role: 'admin' } });
+      await deps.events.emit({
+        type: 'org.ip-whitelist-changed',
+        org: args[0],
+        cidrs: list,
+        to: { orgId, role: 'admin' },
+      });
       io.out(
         list.length
           ? `${args[0]}: requests are accepted only from ${list.join(', ')}`

@@ -56,7 +56,12 @@ describe('IDOR matrix', () => {
       keys: await db.selectFrom('ssh_keys').selectAll().where('user_id', '=', user.id).execute(),
       memberships: await db.selectFrom('memberships').selectAll().orderBy('org_id').orderBy('user_id').execute(),
       sessions: (await db.selectFrom('sessions').select('id_hash').where('user_id', '=', user.id).execute()).length,
-      messages: await db.selectFrom('inbox_messages').selectAll().where('user_id', '=', user.id).orderBy('id').execute(),
+      messages: await db
+        .selectFrom('inbox_messages')
+        .selectAll()
+        .where('user_id', '=', user.id)
+        .orderBy('id')
+        .execute(),
     };
   };
 

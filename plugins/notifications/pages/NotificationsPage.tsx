@@ -217,7 +217,6 @@ export const InboxView = observer(function InboxView({ clock = Date.now }: Inbox
   );
 });
 
-
 /** `/users/notifications`: the message center, once the session knows the user. */
 export default function NotificationsPage() {
   return (
