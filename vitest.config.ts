@@ -23,9 +23,8 @@ export default defineConfig({
   test: {
     // One worker per core. Vitest's default (cores − 1) is a single worker on a 2-core machine, and the HTTP tests
     // spend much of their time waiting on sockets, child processes and timers: two workers run the unit stage in
-    // about 175 s instead of 300. On PostgreSQL (npm run test:pg, and test:security's second run) files run one at a
-    // time (--maxWorkers 1): each test server drops its schema when done, and Kysely's migrator lists the tables of
-    // every schema, so a schema another worker drops mid-listing fails a start-up ("schema t_… does not exist").
+    // about 175 s instead of 300. On PostgreSQL every test server has its own schema and drops it when done; the
+    // migrator's introspection reads only its own schema (server/db/pg-introspector.ts), so files run in parallel.
     maxWorkers: os.availableParallelism(),
     projects: [
       {

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
 import type { DB } from './schema';
+import { OwnSchemaPostgresDialect } from './pg-introspector';
 import type { ServerPlugin } from '../plugin';
 import { discoverServerPlugins } from '../plugin-loader';
 import * as m001 from './migrations/001-initial';
@@ -98,7 +99,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       types,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
