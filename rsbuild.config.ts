@@ -11,6 +11,7 @@ import {
 } from './scripts/lib/edition-build';
 import { localeTag } from './schemas/locale';
 import { writeEditionStyleSheets } from './scripts/lib/antd-styles';
+import { PageChunksPlugin } from './scripts/lib/page-chunks';
 import { editionTheme } from './src/app/theme';
 
 // One rsbuild run, one environment per edition manifest found in editions/ (narrowed by EDITIONS=a,b).
@@ -53,6 +54,14 @@ for (const m of editions) {
         from: path.join(paths.editionsDir, rel),
         to: path.join('edition', rel.replace(/^assets\//, '')),
       })),
+    },
+    // page-chunks.json: the lazy files of each page, which the service names in the page it serves.
+    tools: {
+      rspack: {
+        plugins: [
+          new PageChunksPlugin(included.map((id) => ({ id, indexFile: path.join(paths.pluginsDir, id, 'index.ts') }))),
+        ],
+      },
     },
     html: {
       template: './src/app/index.html',

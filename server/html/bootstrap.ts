@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
+import { FileCache } from './file-cache';
 import { resolveLocale } from '../i18n/index';
 import { enterOrganization } from '../http/tenant';
 import { installedApps, toMe } from '../routes/core';
@@ -16,23 +16,13 @@ export function catalogueFile(editionDir: string, locale: SupportedLocale): stri
 
 /** Reads the built catalogues once per file version (a rebuild is picked up without a restart). */
 export class CatalogueCache {
-  private readonly cache = new Map<string, { mtimeMs: number; messages: NonNullable<PageBootstrap['messages']> }>();
+  private readonly files = new FileCache((text) => JSON.parse(text) as NonNullable<PageBootstrap['messages']>);
 
   constructor(private readonly editionDir: string) {}
 
   /** The catalogue of a language, or undefined when the build wrote none (e.g. a test's stand-in bundle). */
   get(locale: SupportedLocale): NonNullable<PageBootstrap['messages']> | undefined {
-    const file = catalogueFile(this.editionDir, locale);
-    try {
-      const st = fs.statSync(file);
-      const hit = this.cache.get(file);
-      if (hit && hit.mtimeMs === st.mtimeMs) return hit.messages;
-      const messages = JSON.parse(fs.readFileSync(file, 'utf8')) as NonNullable<PageBootstrap['messages']>;
-      this.cache.set(file, { mtimeMs: st.mtimeMs, messages });
-      return messages;
-    } catch {
-      return undefined;
-    }
+    return this.files.get(catalogueFile(this.editionDir, locale));
   }
 }
 

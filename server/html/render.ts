@@ -24,13 +24,34 @@ export function scriptSafeJson(value: unknown): string {
 
 const PAGE_CONFIG_RE = /<script\b([^>]*\bid=["']page-config["'][^>]*)>[\s\S]*?<\/script>/i;
 
-/** Fills the built index.html: page configuration into its script tag, and one nonce everywhere the placeholder is. */
-export function renderIndexHtml(template: string, config: PageConfig, nonce: string): string {
+/** The app's entry script tag (rsbuild's entry `index`), before which the page's lazy files are named. */
+const ENTRY_SCRIPT_RE = /<script\b[^>]*\bsrc="[^"]*\/index\.[0-9a-f]+\.js"[^>]*><\/script>/;
+
+const attr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * Fills the built index.html: page configuration into its script tag, the page's lazy files (`chunks`, from
+ * page-chunks.json) before the entry script, and one nonce everywhere the placeholder is. The lazy scripts are
+ * `defer` like the entry: they run first and only register their modules, so the app finds them loaded instead of
+ * adding a script element per chunk. Stylesheets are preloaded, not linked: a linked one would hold the first paint
+ * until it arrived, while the app adds it (from the cache) when the page that needs it renders, and waits for it.
+ */
+export function renderIndexHtml(template: string, config: PageConfig, nonce: string, chunks: string[] = []): string {
   let html = template.replace(PAGE_CONFIG_RE, (_m, attrs: string) => {
     const withNonce = /\bnonce=/.test(attrs) ? attrs : `${attrs} nonce="${NONCE_PLACEHOLDER}"`;
     // A function replacement keeps `$` sequences in the JSON literal.
     return `<script${withNonce}>${scriptSafeJson(config)}</script>`;
   });
+  if (chunks.length) {
+    const tags = chunks
+      .map((f) =>
+        f.endsWith('.css')
+          ? `<link rel="preload" as="style" href="${attr(f)}">`
+          : `<script defer src="${attr(f)}" nonce="${NONCE_PLACEHOLDER}"></script>`,
+      )
+      .join('');
+    html = html.replace(ENTRY_SCRIPT_RE, (entry) => tags + entry);
+  }
   html = html.split(NONCE_PLACEHOLDER).join(nonce);
   return html;
 }

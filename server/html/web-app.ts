@@ -7,6 +7,9 @@ import { pageCsp, API_PREFIXES } from '../http/pipeline';
 import { sendError } from '../errors';
 import { newNonce, renderIndexHtml, type PageConfig } from './render';
 import { CatalogueCache, pageBootstrap } from './bootstrap';
+import { FileCache } from './file-cache';
+import { pageChunkFiles } from './page-chunks';
+import type { PageChunks } from '../../schemas/page-chunks';
 
 /** Client-side routes answered with index.html (history fallback). */
 export const APP_ROUTE_PREFIXES = ['/users', '/login', '/sso'];
@@ -28,19 +31,11 @@ const PRE_COMPRESSED = /\.(js|mjs|css|svg|json)(\.(br|gz))?$/i;
 export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const root = path.join(ctx.config.distDir, ctx.config.edition);
   const indexFile = path.join(root, 'index.html');
-  let cached: { mtimeMs: number; html: string } | undefined;
   const catalogues = new CatalogueCache(root);
-
-  const readTemplate = (): string | undefined => {
-    try {
-      const st = fs.statSync(indexFile);
-      if (!cached || cached.mtimeMs !== st.mtimeMs)
-        cached = { mtimeMs: st.mtimeMs, html: fs.readFileSync(indexFile, 'utf8') };
-      return cached.html;
-    } catch {
-      return undefined;
-    }
-  };
+  // index.html and page-chunks.json as built; a rebuild is picked up without a restart.
+  const templates = new FileCache((html) => html);
+  const pageChunkLists = new FileCache((text) => JSON.parse(text) as PageChunks);
+  const pageChunksFile = path.join(root, 'page-chunks.json');
 
   if (fs.existsSync(root)) {
     await app.register(fastifyStatic, {
@@ -61,7 +56,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   }
 
   const serveIndex = async (req: FastifyRequest, reply: FastifyReply) => {
-    const template = readTemplate();
+    const template = templates.get(indexFile);
     if (!template) {
       return reply
         .code(503)
@@ -72,6 +67,10 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
     }
     const nonce = newNonce();
     const orgId = req.session?.user.current_org_id ?? '';
+    const bootstrap = await pageBootstrap(ctx, req, catalogues);
+    const chunkLists = pageChunkLists.get(pageChunksFile);
+    const pathname = req.url.split('?')[0];
+    const chunks = chunkLists ? pageChunkFiles(chunkLists, pathname, bootstrap.locale, !!req.session) : [];
     const config: PageConfig = {
       appId: 'account',
       orgId,
@@ -82,13 +81,13 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
       // The login pages say which directories and third-party providers they offer.
       ...(ctx.signInMethods && isLoginPage(req.url) ? { signIn: await ctx.signInMethods(req) } : {}),
       // The first render needs no call: catalogue, user, organisation and apps come with the page.
-      bootstrap: await pageBootstrap(ctx, req, catalogues),
+      bootstrap,
     };
     return reply
       .header('content-security-policy', pageCsp(nonce))
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(renderIndexHtml(template, config, nonce));
+      .send(renderIndexHtml(template, config, nonce, chunks));
   };
 
   const htmlSchema = { hide: true } as const;

@@ -3,6 +3,7 @@ import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { createIntl, IntlProvider } from 'react-intl';
 import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { settingsSectionKey } from '../../schemas/page-paths';
 import { AccessContext } from '../core/access';
 import { localeTag } from '../core/i18n/locale';
 import { RegistryContext, type MessageCatalogue, type PluginRoute, type Registry } from '../core/plugin';
@@ -26,10 +27,12 @@ const FramedPage = lazy(loadFramedPage);
  */
 export function preloadRoute(registry: Registry, pathname: string): void {
   const quiet = (p: Promise<unknown> | undefined) => void p?.catch(() => {});
-  const section = /^\/users\/settings\/([^/]+)/.exec(pathname);
-  if (section) {
+  // The service names the same files in the page (server/html/page-chunks.ts, by these rules); this covers a
+  // build without page-chunks.json and whatever the page did not name.
+  const key = settingsSectionKey(pathname);
+  if (key !== undefined) {
     quiet(loadSettingsShell());
-    quiet(registry.section(section[1])?.load());
+    quiet(registry.section(key)?.load());
     return;
   }
   const route = registry.routes.find((r) => matchPath(r.path, pathname));

@@ -126,3 +126,46 @@ test('the shell (header, menu, footer, error page) has no axe violations in the 
   const errors = await new AxeBuilder({ page }).analyze();
   expect(errors.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
 });
+
+test('each page names in its document exactly the lazy files its first render loads, each fetched once', async ({
+  browser,
+}, info) => {
+  const edition = info.project.name;
+  // The lists are built the same way for every edition (only the menu differs): vpc and global are enough.
+  test.skip(edition !== 'vpc' && edition !== 'global', 'runs on vpc and global');
+  test.setTimeout(120_000); // up to seven fresh page loads, on busy CI cores
+  const { baseURL } = info.project.use;
+  /** Opens `path` in a fresh browser context (empty cache), and compares what the document names with what loads. */
+  const check = async (path: string, signedIn: boolean) => {
+    const context = await browser.newContext({ baseURL });
+    const page = await context.newPage();
+    if (signedIn) {
+      // The sign-in call only (no page of its own), so nothing but the page under test loads in this context.
+      const a = await context.request.post('/users/ajax/login', {
+        data: { username: E2E_USERS.shell.username, password: E2E_USERS.shell.password },
+        headers: { 'x-requested-with': 'XMLHttpRequest' },
+      });
+      expect(a.status()).toBe(200);
+    }
+    const lazy: string[] = [];
+    page.on('request', (req) => {
+      const { pathname } = new URL(req.url());
+      if (/^\/static\/(js|css)\/async\//.test(pathname)) lazy.push(pathname);
+    });
+    const res = await page.goto(path);
+    const html = await res!.text();
+    const named = [...html.matchAll(/(?:src|href)="(\/static\/(?:js|css)\/async\/[^"]+)"/g)].map((m) => m[1]);
+    expect(named.length, `${path} names its lazy files`).toBeGreaterThan(10);
+    // Not 'networkidle' (a busy machine may never give it 500 quiet ms in time): wait until every named file has
+    // been fetched and the page has rendered, then give a late extra file a moment to show up.
+    await expect.poll(() => named.filter((f) => !lazy.includes(f)), { timeout: 45_000 }).toEqual([]);
+    await expect(page.locator('#container > *').first()).toBeVisible();
+    await page.waitForTimeout(1000);
+    expect(new Set(lazy), path).toEqual(new Set(named));
+    expect(lazy.length, `${path}: no file fetched twice`).toBe(new Set(lazy).size);
+    await context.close();
+  };
+  await check('/users/login', false);
+  for (const key of menus[edition] ?? menus.default) await check(`/users/settings/${key}`, true);
+  await check('/users/notifications', true);
+});

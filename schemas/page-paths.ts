@@ -1,0 +1,6 @@
+// Rules on the web app's page paths that the service applies too (server/html/page-chunks.ts).
+
+/** The sidebar key of a settings page (`/users/settings/<key>/…`), which the settings shell and its section render. */
+export function settingsSectionKey(pathname: string): string | undefined {
+  return /^\/users\/settings\/([^/]+)/.exec(pathname)?.[1];
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { PageChunks } from '../../schemas/page-chunks';
+import { pageChunkFiles } from './page-chunks';
+import { renderIndexHtml } from './render';
+
+const chunks: PageChunks = {
+  common: ['/s/antd.js'],
+  locales: { zh_CN: ['/s/zh.js'], en_US: ['/s/en.js'] },
+  settings: ['/s/vendor.js', '/s/settings.js'],
+  routes: [
+    { path: '/users/login', files: ['/s/login.js', '/s/login.css'] },
+    { path: '/users/switch/:organizationId/app-entry', files: ['/s/entry.js'] },
+  ],
+  sections: { profile: ['/s/vendor.js', '/s/profile.js'] },
+};
+
+describe('pageChunkFiles', () => {
+  it("names antd's root and texts, then the route's files (with parameters, a trailing slash)", () => {
+    expect(pageChunkFiles(chunks, '/users/login', 'zh_CN', false)).toEqual([
+      '/s/antd.js',
+      '/s/zh.js',
+      '/s/login.js',
+      '/s/login.css',
+    ]);
+    expect(pageChunkFiles(chunks, '/users/login/', 'en_US', false)).toEqual([
+      '/s/antd.js',
+      '/s/en.js',
+      '/s/login.js',
+      '/s/login.css',
+    ]);
+    expect(pageChunkFiles(chunks, '/users/switch/org-1/app-entry', 'zh_CN', true)).toContain('/s/entry.js');
+    expect(pageChunkFiles(chunks, '/users/switch//app-entry', 'zh_CN', true)).not.toContain('/s/entry.js');
+    expect(pageChunkFiles(chunks, '/users/nothing', 'zh_CN', true)).toEqual(['/s/antd.js', '/s/zh.js']);
+  });
+
+  it('names a settings section once, with a session only, and nothing for an unknown or inherited key', () => {
+    expect(pageChunkFiles(chunks, '/users/settings/profile', 'zh_CN', true)).toEqual([
+      '/s/antd.js',
+      '/s/zh.js',
+      '/s/vendor.js',
+      '/s/settings.js',
+      '/s/profile.js',
+    ]);
+    expect(pageChunkFiles(chunks, '/users/settings/profile', 'zh_CN', false)).toEqual(['/s/antd.js', '/s/zh.js']);
+    expect(pageChunkFiles(chunks, '/users/settings/nope', 'zh_CN', true)).toEqual(['/s/antd.js', '/s/zh.js']);
+    expect(pageChunkFiles(chunks, '/users/settings/constructor', 'zh_CN', true)).toEqual(['/s/antd.js', '/s/zh.js']);
+  });
+});
+
+describe('renderIndexHtml with lazy files', () => {
+  const template =
+    '<head><script id="page-config" type="application/json">{}</script>' +
+    '<script defer src="/static/js/lib-react.0123abcd.js" nonce="CSP_NONCE_PLACEHOLDER"></script>' +
+    '<script defer src="/static/js/index.89abcdef.js" nonce="CSP_NONCE_PLACEHOLDER"></script></head>';
+  const config = { appId: 'a', orgId: '', env: 'vpc', host: '', organizationId: '' };
+
+  it('names them before the entry script, scripts deferred with the nonce, styles preloaded', () => {
+    const html = renderIndexHtml(template, config, 'N0NCE', ['/s/a.js', '/s/b.css', '/s/"x".js']);
+    expect(html).toContain(
+      '<script defer src="/s/a.js" nonce="N0NCE"></script><link rel="preload" as="style" href="/s/b.css">' +
+        '<script defer src="/s/&quot;x&quot;.js" nonce="N0NCE"></script>' +
+        '<script defer src="/static/js/index.89abcdef.js" nonce="N0NCE"></script>',
+    );
+    expect(html.indexOf('lib-react')).toBeLessThan(html.indexOf('/s/a.js'));
+  });
+
+  it('leaves a template without an entry script, or an empty list, as it was', () => {
+    const bare = '<script id="page-config" type="application/json">{}</script>';
+    expect(renderIndexHtml(bare, config, 'N', ['/s/a.js'])).not.toContain('/s/a.js');
+    expect(renderIndexHtml(template, config, 'N', [])).toBe(renderIndexHtml(template, config, 'N'));
+  });
+});
