@@ -13,7 +13,7 @@ import { ErrorBoundary } from '../shell/errors/ErrorBoundary';
 
 const loadSettingsShell = () => import(/* webpackChunkName: "shell-settings" */ '../shell/SettingsShell');
 const loadFramedPage = () => import(/* webpackChunkName: "shell-frame" */ '../shell/FramedPage');
-/** antd's root (./antd.tsx): loaded with the page's code, not in the first scripts; main.tsx starts it at once. */
+/** antd's root (./antd.tsx): loaded with the page's code, not in the first scripts; start.tsx starts it at once. */
 export const loadAntdRoot = () => import(/* webpackChunkName: "antd-root" */ './antd');
 const AntdRoot = lazy(loadAntdRoot);
 const SettingsShell = lazy(loadSettingsShell);
@@ -90,7 +90,7 @@ const ANTD_LOCALES = {
 };
 
 /**
- * Starts loading antd's texts of `locale` before the first render (main.tsx): the app renders nothing until they
+ * Starts loading antd's texts of `locale` before the first render (start.tsx): the app renders nothing until they
  * are there, so asking for them from its effect would add a round trip before the page.
  */
 export function preloadAntdLocale(locale: 'zh_CN' | 'en_US'): void {

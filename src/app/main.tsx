@@ -1,46 +1,13 @@
-import { editionPlugins } from '@edition-plugins';
-import { createRoot } from 'react-dom/client';
-import { edition } from '../core/edition';
-import { localeTag, resolveLocale } from '../core/i18n/locale';
-import { readPageConfig } from '../core/page-config';
-import { createRegistry, type MessageCatalogue } from '../core/plugin';
-import { configureRequestClient, defaultShowServerError } from '../core/request';
-import { createRootStore } from '../core/stores/root';
-import { App, loadAntdRoot, preloadAntdLocale, preloadRoute } from './App';
-import { startAppTracking } from './tracking';
 // antd's core rules and CSS variables for this edition, built from ./theme.ts (scripts/lib/antd-styles.ts), then ours.
 import '@antd-styles/core';
 import './global.css';
+import { evaluateInstalledModules } from './evaluate-modules';
 
-const registry = createRegistry(editionPlugins);
-const config = readPageConfig();
-// antd's root module starts loading now (the page needs it), and is configured as soon as it arrives: the ≥500
-// notice, which antd renders outside the React tree, waits for that, or it would render unthemed and without the
-// page's nonce (styles the CSP blocks).
-const antdReady = loadAntdRoot()
-  .then((m) => m.configureAntd(config.nonce))
-  .catch(() => {}); // the page's own lazy load shows that failure
-const client = configureRequestClient({
-  showServerError: (notice) => void antdReady.then(() => defaultShowServerError(notice)),
-  onUnauthorized: () => {
-    const next = encodeURIComponent(window.location.pathname + window.location.search);
-    window.location.assign(`${edition.paths.relogin}?next=${next}`);
-  },
+// The page's scripts are all there by now (the service names the page's lazy files before this one), but none of
+// their modules has run. Running them on demand would take one long task when the app starts and another when the
+// page's code is imported; run here, a few milliseconds at a time, they leave the main thread free in between.
+// `start` is in this file's chunk ("eager") and runs only when imported, after them.
+void evaluateInstalledModules().then(async () => {
+  const { start } = await import(/* webpackMode: "eager" */ './start');
+  start();
 });
-const locale = resolveLocale(document.cookie, edition.locale.default);
-document.documentElement.lang = localeTag(locale, 'html');
-const boot = config.bootstrap;
-// The route's code and antd's texts start loading now, alongside the rest of the start-up, not after the first render.
-preloadRoute(registry, window.location.pathname);
-preloadAntdLocale(locale);
-const stores = createRootStore(registry.stores, client, locale, (session) => startAppTracking(session, client), {
-  bootstrap: boot,
-});
-const initialMessages =
-  boot?.messages && boot.locale === locale ? { locale, messages: boot.messages as MessageCatalogue } : undefined;
-const container = document.getElementById('container');
-if (container) {
-  createRoot(container).render(
-    <App registry={registry} stores={stores} nonce={config.nonce} initialMessages={initialMessages} />,
-  );
-}

@@ -1,0 +1,46 @@
+import { editionPlugins } from '@edition-plugins';
+import { createRoot } from 'react-dom/client';
+import { edition } from '../core/edition';
+import { localeTag, resolveLocale } from '../core/i18n/locale';
+import { readPageConfig } from '../core/page-config';
+import { createRegistry, type MessageCatalogue } from '../core/plugin';
+import { configureRequestClient, defaultShowServerError } from '../core/request';
+import { createRootStore } from '../core/stores/root';
+import { App, loadAntdRoot, preloadAntdLocale, preloadRoute } from './App';
+import { startAppTracking } from './tracking';
+
+/** The app’s start-up: stores, the route's code and antd's texts on their way, then the first render. */
+export function start(): void {
+  const registry = createRegistry(editionPlugins);
+  const config = readPageConfig();
+  // antd's root module starts loading now (the page needs it), and is configured as soon as it arrives: the ≥500
+  // notice, which antd renders outside the React tree, waits for that, or it would render unthemed and without the
+  // page's nonce (styles the CSP blocks).
+  const antdReady = loadAntdRoot()
+    .then((m) => m.configureAntd(config.nonce))
+    .catch(() => {}); // the page's own lazy load shows that failure
+  const client = configureRequestClient({
+    showServerError: (notice) => void antdReady.then(() => defaultShowServerError(notice)),
+    onUnauthorized: () => {
+      const next = encodeURIComponent(window.location.pathname + window.location.search);
+      window.location.assign(`${edition.paths.relogin}?next=${next}`);
+    },
+  });
+  const locale = resolveLocale(document.cookie, edition.locale.default);
+  document.documentElement.lang = localeTag(locale, 'html');
+  const boot = config.bootstrap;
+  // The route's code and antd's texts start loading now, alongside the rest of the start-up, not after the first render.
+  preloadRoute(registry, window.location.pathname);
+  preloadAntdLocale(locale);
+  const stores = createRootStore(registry.stores, client, locale, (session) => startAppTracking(session, client), {
+    bootstrap: boot,
+  });
+  const initialMessages =
+    boot?.messages && boot.locale === locale ? { locale, messages: boot.messages as MessageCatalogue } : undefined;
+  const container = document.getElementById('container');
+  if (container) {
+    createRoot(container).render(
+      <App registry={registry} stores={stores} nonce={config.nonce} initialMessages={initialMessages} />,
+    );
+  }
+}
