@@ -11,5 +11,6 @@ export interface PageChunks {
   settings: string[];
   /** Each plugin route (a react-router path) with its files; framed routes include the frame and header items. */
   routes: { path: string; files: string[] }[];
+  /** Each settings section (its sidebar key) with its files, added to `settings` on that section's page. */
   sections: Record<string, string[]>;
 }

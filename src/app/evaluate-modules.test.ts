@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { evaluateInstalledModules, importsFirst, requiredIds } from './evaluate-modules';
 
 describe('requiredIds', () => {
@@ -24,6 +24,64 @@ describe('importsFirst', () => {
 });
 
 describe('evaluateInstalledModules', () => {
+  const g = globalThis as { __webpack_modules__?: unknown; __webpack_require__?: unknown };
+  afterEach(() => {
+    delete g.__webpack_modules__;
+    delete g.__webpack_require__;
+  });
+
+  /**
+   * A stand-in for rspack's runtime: factories by id, and a require that runs each once, as the runtime does (a
+   * factory that throws is forgotten, to throw again on the next require).
+   */
+  function installRuntime(factories: Record<string, (m: unknown, e: unknown, r: (id: string) => unknown) => void>) {
+    const cache = new Map<string, unknown>();
+    const ran: string[] = [];
+    const require = (id: string): unknown => {
+      if (cache.has(id)) return cache.get(id);
+      cache.set(id, {});
+      try {
+        factories[id]({}, cache.get(id), require);
+      } catch (e) {
+        cache.delete(id);
+        throw e;
+      }
+      ran.push(id);
+      return cache.get(id);
+    };
+    g.__webpack_modules__ = factories;
+    g.__webpack_require__ = require;
+    return ran;
+  }
+
+  it('runs every installed module once, one per slice when each slice is spent, imports first', async () => {
+    // Listed before what it requires, as a bundle may; the factories' source names what they require.
+    const ran = installRuntime({
+      app: (m, e, r) => {
+        r('ui');
+        r('lib');
+      },
+      ui: (m, e, r) => r('lib'),
+      lib: () => {},
+    });
+    const done = evaluateInstalledModules(-1); // every module spends its slice
+    expect(ran).toEqual(['lib']); // the first slice ran one module, not app's whole tree
+    await done;
+    expect(ran).toEqual(['lib', 'ui', 'app']);
+  });
+
+  it('goes on past a module that throws, leaving it and what imports it to the app', async () => {
+    const ran = installRuntime({
+      page: (m, e, r) => r('broken'),
+      broken: () => {
+        throw new Error('fails where the app imports it');
+      },
+      lib: () => {},
+    });
+    await evaluateInstalledModules();
+    expect(ran).toEqual(['lib']);
+  });
+
   it('answers at once outside an rspack bundle', async () => {
     await expect(evaluateInstalledModules()).resolves.toBeUndefined();
   });

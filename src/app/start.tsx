@@ -9,7 +9,7 @@ import { createRootStore } from '../core/stores/root';
 import { App, loadAntdRoot, preloadAntdLocale, preloadRoute } from './App';
 import { startAppTracking } from './tracking';
 
-/** The app’s start-up: stores, the route's code and antd's texts on their way, then the first render. */
+/** The app's start-up: stores, the route's code and antd's texts on their way, then the first render. */
 export function start(): void {
   const registry = createRegistry(editionPlugins);
   const config = readPageConfig();
