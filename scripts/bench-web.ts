@@ -3,8 +3,9 @@
 //   EDITION=global npm run bench:web       another edition (built first when missing)
 //   BENCH_WEB_RUNS=3 npm run bench:web     median of several runs per page (default 1)
 //   BENCH_WEB_PAGES=login,tokens           only some pages (keys of PAGES below)
-//   BENCH_WEB_SAVE=/tmp/lh                 also keep each report (<page>.json) there, to see where the time goes
+//   BENCH_WEB_SAVE=/tmp/lh                 also keep each report (<page>.json) and trace (<page>.trace.json) there
 //   BENCH_WEB_DIRECT=1                     the browser talks to the service itself (plain HTTP/1.1)
+//   BENCH_WEB_BLOCK='*/api/logs'            block requests matching a pattern (what would the page score without them?)
 // By default the browser reaches the service through Debian's nginx with TLS and HTTP/2 (scripts/lib/nginx.ts), as
 // it reaches a deployment: browsers speak HTTP/2 only over TLS, and over HTTP/1.1 a page's 40–50 requests queue on
 // six connections (about 1.5 s more LCP under the mobile preset's simulated network). Without nginx: direct.
@@ -52,7 +53,15 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main(): Promise<void> {
   const root = path.resolve(import.meta.dirname, '..');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'account-bench-web-'));
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' });
+  const viaNginx = !process.env.BENCH_WEB_DIRECT && !!NGINX;
+  // Behind the proxy the service trusts its X-Forwarded-Proto, as a deployment behind one is configured: the page's
+  // API base is then https, like the page (else CSP and mixed-content rules block the calls the page makes).
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    ...(viaNginx ? { TRUST_PROXY: 'loopback' } : {}),
+  });
   const edition = config.edition;
   if (!fs.existsSync(path.join(config.distDir, edition, 'index.html'))) {
     console.log(`building the ${edition} edition…`);
@@ -70,7 +79,7 @@ async function main(): Promise<void> {
     const cookie = await signIn(`http://127.0.0.1:${servicePort}`);
     let base = `http://127.0.0.1:${servicePort}`;
     let transport = 'direct, HTTP/1.1';
-    if (!process.env.BENCH_WEB_DIRECT && NGINX) {
+    if (viaNginx) {
       const listen = await freePort();
       proxy = startNginx(dataDir, { listen, upstreams: [servicePort], tls: selfSignedCertificate(dataDir) });
       base = `https://127.0.0.1:${listen}`;
@@ -100,6 +109,7 @@ async function main(): Promise<void> {
             logLevel: 'error',
             onlyCategories: ['performance'],
             extraHeaders: page.public ? {} : { Cookie: cookie },
+            ...(process.env.BENCH_WEB_BLOCK ? { blockedUrlPatterns: [process.env.BENCH_WEB_BLOCK] } : {}),
           },
           undefined,
         );
@@ -108,6 +118,9 @@ async function main(): Promise<void> {
         if (process.env.BENCH_WEB_SAVE) {
           fs.mkdirSync(process.env.BENCH_WEB_SAVE, { recursive: true });
           fs.writeFileSync(path.join(process.env.BENCH_WEB_SAVE, `${key}.json`), JSON.stringify(lhr));
+          // The trace Lighthouse recorded (open it in DevTools' Performance panel): real time, before simulation.
+          const trace = (result.artifacts as { Trace?: unknown }).Trace;
+          if (trace) fs.writeFileSync(path.join(process.env.BENCH_WEB_SAVE, `${key}.trace.json`), JSON.stringify(trace));
         }
         const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
         const finalPath = new URL(lhr.finalDisplayedUrl).pathname;

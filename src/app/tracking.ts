@@ -4,6 +4,7 @@ import type { SessionStore } from '../core/stores/SessionStore';
 import {
   createBeaconSender,
   createTracker,
+  holdUntilSettled,
   installBrowserTracking,
   startPerfCollector,
   type Tracker,
@@ -14,8 +15,9 @@ export const TRACKING_APP_NAME = 'account-settings';
 
 /** Starts usage tracking and the performance collector for this page; failures never reach the app. */
 export function startAppTracking(session: SessionStore, client: RequestClient): Tracker {
-  // fetch keepalive rather than sendBeacon: it can carry X-Requested-With, which the collector requires.
-  const send = createBeaconSender({ sendBeacon: null });
+  // fetch keepalive rather than sendBeacon: it can carry X-Requested-With, which the collector requires. Nothing
+  // leaves while the page is still loading.
+  const send = holdUntilSettled(createBeaconSender({ sendBeacon: null }), { target: window });
   const tracker = createTracker({
     send,
     getContext: () => ({

@@ -3,5 +3,6 @@ export * from './limits';
 export * from './perf';
 export * from './queue';
 export * from './sanitize';
+export * from './settle';
 export * from './sender';
 export * from './tracker';

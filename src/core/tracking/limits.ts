@@ -34,6 +34,8 @@ export const TRACKING_LIMITS = {
   offlineQueueMax: 500,
   /** How long (ms) usage logs gather before a batch is sent; ours, not the spec's. */
   flushDelayMs: 1000,
+  /** Nothing is posted until this long (ms) after the page's load event; ours, not the spec's. */
+  settleDelayMs: 3000,
 } as const;
 
 /** The shape of the limits, for collectors configured with other values in tests. */

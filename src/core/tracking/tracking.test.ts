@@ -14,6 +14,7 @@ import {
 import { createLogQueue, type LogEntry } from './queue';
 import { redactSecrets, sanitizeApiErrorLog, sanitizeErrorLog, scrubLogEntry, truncate } from './sanitize';
 import { createBeaconSender, toPosts } from './sender';
+import { holdUntilSettled, type HoldOptions } from './settle';
 import { manualScheduler } from './test-scheduler';
 import { createTracker } from './tracker';
 
@@ -552,5 +553,150 @@ describe('secrets never leave the browser in a log entry', () => {
       const send = createBeaconSender({ sendBeacon: null, fetch: fetchMock as unknown as typeof fetch });
       expect(await send([{ a: 1 }]), String(status)).toBe(!kept);
     }
+  });
+});
+
+describe('posts held until the page settled', () => {
+  /** A stand-in window: an event target with a document whose state the test sets. */
+  function page(readyState: DocumentReadyState = 'loading') {
+    const document = Object.assign(new EventTarget(), {
+      readyState,
+      visibilityState: 'visible' as DocumentVisibilityState,
+    });
+    return Object.assign(new EventTarget(), { document }) as unknown as NonNullable<HoldOptions['target']> &
+      EventTarget & {
+        document: { readyState: DocumentReadyState; visibilityState: DocumentVisibilityState } & EventTarget;
+      };
+  }
+
+  it('posts nothing while the page loads, then every held batch in order, settleDelayMs after load', async () => {
+    const clock = manualScheduler();
+    const win = page();
+    const posted: LogEntry[][] = [];
+    const send = holdUntilSettled(
+      (b) => {
+        posted.push(b);
+        return true;
+      },
+      { target: win, schedule: clock.schedule },
+    );
+    const first = send([{ type: 'longtask', duration: 80 }]);
+    const second = send([{ type: 'load', loadTime: 900 }]);
+    clock.advance(10_000);
+    await flushPromises();
+    expect(posted).toEqual([]);
+    win.document.readyState = 'complete';
+    win.dispatchEvent(new Event('load'));
+    clock.advance(TRACKING_LIMITS.settleDelayMs - 1);
+    await flushPromises();
+    expect(posted).toEqual([]);
+    clock.advance(1);
+    await flushPromises();
+    // One post for both.
+    expect(posted).toEqual([
+      [
+        { type: 'longtask', duration: 80 },
+        { type: 'load', loadTime: 900 },
+      ],
+    ]);
+    expect(await first).toBe(true);
+    expect(await second).toBe(true);
+    // Settled: later batches pass straight through.
+    await send([{ type: 'event', duration: 120 }]);
+    expect(posted).toHaveLength(2);
+  });
+
+  it('never puts more than the batch cap in one post', async () => {
+    const clock = manualScheduler();
+    const posted: LogEntry[][] = [];
+    const send = holdUntilSettled((b) => !!posted.push(b), { target: page('complete'), schedule: clock.schedule });
+    const cap = TRACKING_LIMITS.maxBatchEntries;
+    const batch = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ tag, i }));
+    for (const [n, tag] of [
+      [cap - 1, 'a'],
+      [1, 'b'],
+      [1, 'c'],
+      [cap, 'd'],
+    ] as const)
+      void send(batch(n, tag));
+    clock.advance(TRACKING_LIMITS.settleDelayMs);
+    await flushPromises();
+    expect(posted.map((p) => p.length)).toEqual([cap, 1, cap]);
+    expect(
+      posted
+        .flat()
+        .map((e) => e.tag)
+        .join(''),
+    ).toBe('a'.repeat(cap - 1) + 'bc' + 'd'.repeat(cap));
+  });
+
+  it('lets held batches go at once when the page is left or hidden', async () => {
+    for (const leave of ['pagehide', 'hidden'] as const) {
+      const clock = manualScheduler();
+      const win = page();
+      const posted: LogEntry[][] = [];
+      const send = holdUntilSettled(
+        (b) => {
+          posted.push(b);
+          return true;
+        },
+        { target: win, schedule: clock.schedule },
+      );
+      void send([{ action: 'view' }]);
+      if (leave === 'pagehide') win.dispatchEvent(new Event('pagehide'));
+      else {
+        win.document.visibilityState = 'hidden';
+        win.document.dispatchEvent(new Event('visibilitychange'));
+      }
+      // Synchronously, in the same event: after it, a leaving page starts nothing.
+      expect(posted, leave).toEqual([[{ action: 'view' }]]);
+      expect(clock.pendingCount(), leave).toBe(0);
+    }
+  });
+
+  it('counts an already loaded page from now, and gives up waiting for a load that never comes', async () => {
+    const loaded = manualScheduler();
+    const posts: LogEntry[][] = [];
+    void holdUntilSettled((b) => !!posts.push(b), { target: page('complete'), schedule: loaded.schedule })([{ a: 1 }]);
+    loaded.advance(TRACKING_LIMITS.settleDelayMs);
+    await flushPromises();
+    expect(posts).toEqual([[{ a: 1 }]]);
+
+    const never = manualScheduler();
+    const late: LogEntry[][] = [];
+    void holdUntilSettled((b) => !!late.push(b), { target: page(), schedule: never.schedule })([{ b: 2 }]);
+    never.advance(TRACKING_LIMITS.maxLoadTimeMs - 1);
+    await flushPromises();
+    expect(late).toEqual([]);
+    never.advance(1);
+    await flushPromises();
+    expect(late).toEqual([[{ b: 2 }]]);
+  });
+
+  it('answers a held batch with its own post result, so the usage-log queue keeps and retries a failed one', async () => {
+    const clock = manualScheduler();
+    const win = page('complete');
+    let accept = false;
+    const posted: LogEntry[][] = [];
+    const send = holdUntilSettled(
+      async (b) => {
+        posted.push(b);
+        return accept;
+      },
+      { target: win, schedule: clock.schedule },
+    );
+    const queue = createLogQueue({ send, schedule: clock.schedule, isOnline: () => true });
+    queue.push({ action: 'a' });
+    clock.advance(TRACKING_LIMITS.flushDelayMs);
+    await flushPromises();
+    expect(posted).toEqual([]);
+    clock.advance(TRACKING_LIMITS.settleDelayMs);
+    await flushPromises();
+    expect(posted).toEqual([[{ action: 'a' }]]);
+    expect(queue.pending()).toEqual([{ action: 'a' }]);
+    accept = true;
+    await queue.flush();
+    expect(posted).toHaveLength(2);
+    expect(queue.pending()).toEqual([]);
   });
 });
