@@ -120,7 +120,8 @@ async function main(): Promise<void> {
           fs.writeFileSync(path.join(process.env.BENCH_WEB_SAVE, `${key}.json`), JSON.stringify(lhr));
           // The trace Lighthouse recorded (open it in DevTools' Performance panel): real time, before simulation.
           const trace = (result.artifacts as { Trace?: unknown }).Trace;
-          if (trace) fs.writeFileSync(path.join(process.env.BENCH_WEB_SAVE, `${key}.trace.json`), JSON.stringify(trace));
+          if (trace)
+            fs.writeFileSync(path.join(process.env.BENCH_WEB_SAVE, `${key}.trace.json`), JSON.stringify(trace));
         }
         const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
         const finalPath = new URL(lhr.finalDisplayedUrl).pathname;
