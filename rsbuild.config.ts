@@ -12,7 +12,6 @@ import {
 import { localeTag } from './schemas/locale';
 import { writeEditionStyleSheets } from './scripts/lib/antd-styles';
 import { PageChunksPlugin } from './scripts/lib/page-chunks';
-import { compileHintPlugin } from './scripts/lib/compile-hint';
 import { editionTheme } from './src/app/theme';
 
 // One rsbuild run, one environment per edition manifest found in editions/ (narrowed by EDITIONS=a,b).
@@ -128,7 +127,6 @@ export default defineConfig({
           /^(\.\/Dom|@rc-component\/util\/(es|lib)\/Dom)\/dynamicCSS(\.js)?$/,
           path.join(root, 'src/app/style-nonce.ts'),
         ),
-        compileHintPlugin(),
       ],
     },
   },

@@ -2,9 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPILE_HINT } from './lib/compile-hint';
 import { bundledPlugins, editionBuildPaths, editionsToBuild } from './lib/edition-build';
 
 // Builds in a temp folder: a sixth edition dropped into a copy of editions/ must build with no code change,
@@ -87,16 +85,6 @@ describe('build', () => {
     // A section in the menu ships its chunk; one in no menu of the edition ships nothing.
     const chunks = (id: string) => fs.readdirSync(path.join(distDir, id, 'static/js/async')).join(' ');
     expect(chunks('sixth')).toContain('plugin-identity-provider');
-    // Every script opens with V8's compile hint, and its compressed copies carry it too.
-    const scripts = fs
-      .readdirSync(path.join(distDir, 'sixth/static/js'), { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('.js'));
-    expect(scripts.length).toBeGreaterThan(10);
-    for (const f of scripts) {
-      const file = path.join(distDir, 'sixth/static/js', f);
-      expect(fs.readFileSync(file, 'utf8').split('\n')[0], f).toBe(COMPILE_HINT);
-      expect(zlib.brotliDecompressSync(fs.readFileSync(`${file}.br`)).toString('utf8'), f).toMatch(/^\/\/# all/);
-    }
   }, 120_000);
 
   it('leaves out a plugin whose only sections are in no menu of the edition', async () => {
