@@ -47,4 +47,9 @@ export interface PageBootstrap {
   apps?: AppsSearchAnswer['results'] | null;
   /** The error code the organisation refused with (IP whitelist, licence, order, membership); null when admitted. */
   organizationError?: string | null;
+  /**
+   * What the mounted plugins give for this page's first render, by plugin id (see `ServerPlugin.pageData`): e.g.
+   * the bell's unread counts, the profile page's bind attributes. Each plugin checks the shape of its own part.
+   */
+  plugins?: Record<string, unknown>;
 }

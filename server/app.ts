@@ -203,7 +203,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       plugins.flatMap((p): EventReceiver[] => (p.onEvent ? [p.onEvent] : [])),
       app.log,
     ),
+    pageData: [],
   };
+  for (const p of plugins) {
+    const pageData = p.pageData;
+    if (pageData) ctx.pageData.push({ id: p.id, load: (req, path) => pageData(ctx, req, path) });
+  }
   for (const p of plugins) {
     if (!p.provides?.tokenAuth) continue;
     if (ctx.tokenAuth) throw new Error(`plugin "${p.id}" provides tokenAuth, but another mounted plugin already does`);

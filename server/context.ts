@@ -45,6 +45,8 @@ export interface AppContext {
   signInMethods: ((req: FastifyRequest) => Promise<SignInMethods>) | null;
   /** Account events (token created, password changed…) to the slices that receive them (the inbox). */
   events: EventBus;
+  /** The mounted slices' first-render data of a signed-in page (`ServerPlugin.pageData`), by plugin id. */
+  pageData: { id: string; load: (req: FastifyRequest, path: string) => Promise<unknown> }[];
 }
 
 /** The signed-in user as loaded with the session (one query), enough for most routes. */

@@ -44,6 +44,13 @@ export interface ServerPlugin {
    */
   scheduled?: (ctx: AppContext) => Promise<void>;
   /**
+   * What this slice's header items and sections need for the first render of a signed-in page at `path` (the
+   * path of the page asked for), computed with the rules of the calls it spares them; undefined when that page needs
+   * nothing of it. The service puts it in the page's bootstrap under the plugin id (`plugins.<id>`); the web half
+   * seeds its stores with it and makes the call only when it is absent.
+   */
+  pageData?: (ctx: AppContext, req: FastifyRequest, path: string) => Promise<unknown>;
+  /**
    * Receives every account event of the service (and of the admin CLI); e.g. the inbox stores a message. Only
    * slices the edition mounts receive in the service; the CLI hands events to every slice that has a receiver.
    */

@@ -43,11 +43,25 @@ export class InboxCountsStore extends SectionStore {
   private sequence = 0;
   private watchers = 0;
   private stopWatching: (() => void) | null = null;
+  private fresh = false;
 
   constructor(api: InboxApi) {
     super();
     this.api = api;
     annotate<InboxCountsStore>(this, { observable: ['counts'], action: ['refresh'] });
+  }
+
+  /** Takes the counts the page brought (`StoreCore.pageData`); the bell then skips its ask on arrival. */
+  seed(counts: InboxCounts): void {
+    runInAction(() => (this.counts = counts));
+    this.fresh = true;
+  }
+
+  /** True once after `seed`: the counts are as fresh as the page, so the first ask for them would be wasted. */
+  takeFresh(): boolean {
+    const fresh = this.fresh;
+    this.fresh = false;
+    return fresh;
   }
 
   /** Unread messages, of one application or of all. */
@@ -380,9 +394,34 @@ function countsOf(core: StoreCore): InboxCountsStore {
   let counts = countsByCore.get(core);
   if (!counts) {
     counts = new InboxCountsStore(inboxApi(core.client));
+    const brought = (core.pageData('notifications') as { counts?: unknown } | null | undefined)?.counts;
+    if (isInboxCounts(brought)) counts.seed(brought);
     countsByCore.set(core, counts);
   }
   return counts;
+}
+
+const isCount = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+
+/** Counts as the service answers them (what the page brought is checked before the bell trusts it). */
+export function isInboxCounts(v: unknown): v is InboxCounts {
+  if (typeof v !== 'object' || v === null) return false;
+  const c = v as Record<string, unknown>;
+  return (
+    isCount(c.unread) &&
+    isCount(c.total) &&
+    Array.isArray(c.apps) &&
+    c.apps.every((a: unknown) => {
+      const app = a as Record<string, unknown> | null;
+      return (
+        typeof app === 'object' &&
+        app !== null &&
+        typeof app.app === 'string' &&
+        isCount(app.unread) &&
+        isCount(app.total)
+      );
+    })
+  );
 }
 
 /** Built when the page first asks for it (`useStore('inbox')`). */

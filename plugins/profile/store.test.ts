@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeBackend, ok, serviceError, type FakeRoutes } from '../../tests/kit/fake-backend';
+import { createRootStore } from '../../src/core/stores/root';
 import { TEST_USER } from '../../tests/kit/web';
 import { SessionStore } from '../../src/core/stores/SessionStore';
 import { sniffImageKind } from './limits';
@@ -132,5 +133,45 @@ describe('profile store', () => {
     expect(calls.find((c) => c.path === '/individual/proxy/me')?.query).toEqual({ with_email_info: 'true' });
     expect(session.loading).toBe(false);
     expect(session.user?.email_verified).toBe(true);
+  });
+});
+
+describe('profile store seeded by the page', () => {
+  const ATTRIBUTES = 'GET /users/ajax/v1/my/attributes:bind';
+  const tracker = {
+    capture: () => {},
+    pageView: () => () => {},
+    error: () => {},
+    apiError: () => {},
+    flush: async () => {},
+  };
+  const rootWith = (plugins: Record<string, unknown> | undefined) => {
+    const backend = fakeBackend({ [ATTRIBUTES]: ok({ has_password: true, email: null, email_verified: false }) });
+    const root = createRootStore({ profile: () => import('./store') }, backend.client, 'zh_CN', () => tracker, {
+      bootstrap: { locale: 'zh_CN', ...(plugins ? { plugins } : {}) },
+    });
+    return { root, backend };
+  };
+
+  it("takes the attributes the page brought: the page's first load calls nothing, the next one asks", async () => {
+    const { root, backend } = rootWith({ profile: { attributes: { has_password: false, email: null } } });
+    const store = await root.store('profile');
+    expect(store.loaded).toBe(true);
+    expect(store.hasPassword).toBe(false);
+    await store.load();
+    expect(backend.callsTo(ATTRIBUTES)).toHaveLength(0);
+    await store.load();
+    expect(backend.callsTo(ATTRIBUTES)).toHaveLength(1);
+    expect(store.hasPassword).toBe(true);
+  });
+
+  it('asks as before when the page brought nothing usable', async () => {
+    for (const plugins of [undefined, { profile: { attributes: { has_password: 'no' } } }, { profile: 'x' }]) {
+      const { root, backend } = rootWith(plugins);
+      const store = await root.store('profile');
+      expect(store.loaded).toBe(false);
+      await store.load();
+      expect(backend.callsTo(ATTRIBUTES)).toHaveLength(1);
+    }
   });
 });

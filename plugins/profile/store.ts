@@ -190,5 +190,12 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
 }
 
 /** Built when a profile page first asks for it (`useStore('profile')`), with the session it updates. */
-const createProfileStore: StoreFactory<ProfileStore> = (core) => new ProfileStore(core.client, core.session);
+const createProfileStore: StoreFactory<ProfileStore> = (core) => {
+  const store = new ProfileStore(core.client, core.session);
+  // The profile page's first render has the attributes from the page (else the page's load asks for them).
+  const brought = (core.pageData('profile') as { attributes?: { has_password?: unknown } } | null | undefined)
+    ?.attributes;
+  if (typeof brought?.has_password === 'boolean') store.seed({ has_password: brought.has_password });
+  return store;
+};
 export default createProfileStore;

@@ -30,7 +30,7 @@ export class CatalogueCache {
  * What the page's first render needs, computed with the same rules as the calls it replaces: the catalogue of the
  * language the web app will pick (locale cookie, else the edition's default — not Accept-Language, which the app
  * ignores), and with a session the user, the current organisation (admitted by the tenant checks, or the code it
- * refused with) and its installed apps.
+ * refused with), its installed apps and what the mounted slices give for the page (`ServerPlugin.pageData`).
  */
 export async function pageBootstrap(
   ctx: AppContext,
@@ -47,7 +47,11 @@ export async function pageBootstrap(
   boot.organization = null;
   boot.apps = [];
   boot.organizationError = null;
-  if (!user.current_org_id) return boot;
+  const plugins = pluginPageData(ctx, req);
+  if (!user.current_org_id) {
+    boot.plugins = await plugins;
+    return boot;
+  }
   try {
     const org = await enterOrganization(req, user.current_org_id);
     boot.organization = { id: org.id, name: org.name, logo: org.logo };
@@ -57,5 +61,26 @@ export async function pageBootstrap(
     boot.apps = null;
     boot.organizationError = e.code;
   }
+  boot.plugins = await plugins;
   return boot;
+}
+
+/**
+ * The mounted slices' data for this page (`ServerPlugin.pageData`), all asked at once. A slice whose data fails is
+ * left out and logged, not the page: its web half then makes the call it makes without the data.
+ */
+async function pluginPageData(ctx: AppContext, req: FastifyRequest): Promise<Record<string, unknown>> {
+  const path = req.url.split('?')[0];
+  const out: Record<string, unknown> = {};
+  await Promise.all(
+    ctx.pageData.map(async ({ id, load }) => {
+      try {
+        const data = await load(req, path);
+        if (data !== undefined) out[id] = data;
+      } catch (err) {
+        req.log.warn({ err, plugin: id }, 'page data left out');
+      }
+    }),
+  );
+  return out;
 }

@@ -93,6 +93,8 @@ export function parseBootstrap(raw: unknown): PageBootstrap | undefined {
         )
       : null;
     boot.organizationError = typeof raw.organizationError === 'string' ? raw.organizationError : null;
+    // Each plugin checks its own part (StoreCore.pageData).
+    if (isRecord(raw.plugins)) boot.plugins = raw.plugins;
   }
   return boot;
 }

@@ -140,3 +140,24 @@ test('avatar: a renamed SVG is refused in the browser; upload a PNG, then restor
   await expect(page.getByText('头像恢复成功')).toBeVisible(SLOW);
   await expect(image).toHaveAttribute('data-custom', 'false');
 });
+
+test('the page brings what the first render needs: no count or attributes call on arrival', async ({ page }, info) => {
+  test.skip(!['vpc', 'global'].includes(info.project.name), 'the page data is built the same in every edition');
+  await signIn(page, E2E_USERS.profile);
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (/unread:countGroupByApp|attributes:bind/.test(r.url())) asked.push(new URL(r.url()).pathname);
+  });
+  await page.goto('/users/settings/profile');
+  await expect(page.getByTestId('profile-email')).toBeVisible();
+  await expect(page.getByTestId('inbox-bell')).toBeVisible();
+  // The password row knows the account has a password (the attributes came with the page).
+  await expect(page.getByTestId('profile-password')).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(asked).toEqual([]);
+  // A navigation in the app still asks the bell's counts again.
+  const counted = page.waitForRequest(/unread:countGroupByApp/);
+  await page.locator('[data-menu-key="ssh"]').click();
+  await counted;
+  await expect(page).toHaveURL(/\/users\/settings\/ssh$/);
+});

@@ -13,6 +13,7 @@ fs.writeFileSync(path.join(dist, 'vpc/catalogue.zh_CN.json'), JSON.stringify({ '
 fs.writeFileSync(path.join(dist, 'vpc/catalogue.en_US.json'), JSON.stringify({ 'core.hello': 'Hello' }));
 
 const PASSWORD = 'Secret#123';
+const TOKENS = '/users/ajax/v1/my/tokens';
 
 async function pageConfig(c: Client, url = '/users/settings/profile', headers: Record<string, string> = {}) {
   const page = await c.req('GET', url, { headers });
@@ -67,6 +68,34 @@ describe('page bootstrap', () => {
     const boot = (await pageConfig(s.clients.walt)).bootstrap!;
     expect(boot).toMatchObject({ organization: null, apps: null, organizationError: 'OrganizationIpRestricted' });
     expect(boot.me?.username).toBe('walt');
+  });
+
+  it("carries the plugins' first-render data, equal to the calls it spares: the bell's counts, the profile's attributes", async () => {
+    const c = s.clients.alice;
+    // A token makes an inbox message, so the counts are not all zero.
+    const made = await c.req('POST', TOKENS, {
+      body: {
+        name: 'boot',
+        description: 'bootstrap test',
+        expires_at: new Date(s.clock.now().getTime() + 30 * 86_400_000).toISOString(),
+        token_scopes: ['base:user:read'],
+      },
+    });
+    expect(made.status, made.text).toBeLessThan(300);
+    const profile = (await pageConfig(c, '/users/settings/profile')).bootstrap!.plugins!;
+    const counts = await c.req('POST', '/users/ajax/v1/notifications/inbox/messages/unread:countGroupByApp', {
+      body: {},
+    });
+    expect((counts.json as { unread: number }).unread).toBeGreaterThan(0);
+    expect(profile.notifications).toEqual({ counts: counts.json });
+    const attributes = await c.req('GET', '/users/ajax/v1/my/attributes:bind');
+    expect(profile.profile).toEqual({ attributes: attributes.json });
+    // Another page has the counts (the bell is on every page) but not the profile page's attributes.
+    const ssh = (await pageConfig(c, '/users/settings/ssh')).bootstrap!.plugins!;
+    expect(ssh.notifications).toEqual({ counts: counts.json });
+    expect(ssh.profile).toBeUndefined();
+    // A page without a session has none.
+    expect((await pageConfig(new Client(s.url), '/users/login')).bootstrap!.plugins).toBeUndefined();
   });
 
   it('a user in no organisation, and a page without a session, carry no organisation', async () => {

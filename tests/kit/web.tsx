@@ -74,6 +74,8 @@ export interface RenderWithCoreOptions {
   installedApps?: string[];
   /** Edition feature flags instead of the test edition's. */
   features?: EditionManifest['features'];
+  /** What the page brought for the plugins' first render (`bootstrap.plugins`), by plugin id. */
+  pageData?: Record<string, unknown>;
 }
 
 /** What `renderWithCore` gives back besides testing-library's result. */
@@ -108,6 +110,7 @@ export async function renderWithCore(ui: ReactNode, options: RenderWithCoreOptio
   const root = createRootStore(registry.stores, backend.client, locale, () => tracker, {
     stores: options.stores,
     features: options.features,
+    ...(options.pageData ? { bootstrap: { locale, plugins: options.pageData } } : {}),
   });
   runInAction(() => {
     const { session } = root;

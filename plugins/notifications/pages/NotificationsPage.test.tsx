@@ -235,3 +235,40 @@ describe('message center page', () => {
     expect(screen.getByTestId('inbox-bell').getAttribute('aria-label')).toBe('消息，2 条未读');
   });
 });
+
+describe('the bell with counts the page brought', () => {
+  const COUNTS = `POST ${INBOX_URL}/messages/unread:countGroupByApp`;
+  const brought = { unread: 7, total: 9, apps: [{ app: 'codeup', unread: 7, total: 9 }] };
+
+  it('shows them in its first render and asks nothing on arrival; later asks go to the service', async () => {
+    const b = inboxBackend(INBOX);
+    const view = await renderWithCore(<InboxBell />, {
+      backend: b,
+      route: '/users/settings/profile',
+      pageData: { notifications: { counts: brought } },
+    });
+    expect(bellCount()).toBe('7');
+    await act(async () => new Promise((r) => setTimeout(r, 0)));
+    expect(b.callsTo(COUNTS)).toHaveLength(0);
+    // Fresh once only: the next refresh (focus, a minute, a navigation) asks, and the service's counts show.
+    const counts = await view.root.store('inboxCounts');
+    expect(counts.takeFresh()).toBe(false);
+    await act(async () => window.dispatchEvent(new Event('focus')));
+    expect(b.callsTo(COUNTS)).toHaveLength(1);
+    await waitFor(() => expect(bellCount()).toBe('2'));
+  });
+
+  it('ignores malformed counts and asks as without them', async () => {
+    for (const bad of [{ unread: -1, total: 0, apps: [] }, { unread: 1, total: 1 }, 'seven', null]) {
+      const b = inboxBackend(INBOX);
+      await renderWithCore(<InboxBell />, {
+        backend: b,
+        route: '/users/settings/profile',
+        pageData: { notifications: { counts: bad } },
+      });
+      await waitFor(() => expect(b.callsTo(COUNTS)).toHaveLength(1));
+      await waitFor(() => expect(bellCount()).toBe('2'));
+      cleanup();
+    }
+  });
+});

@@ -2,7 +2,7 @@ import { defineServerPlugin } from '../../../server/plugin';
 import { inboxRoutes } from './routes';
 import { messages } from './messages';
 import { inboxCommands } from './cli';
-import { purgeOldMessages, receiveEvent } from './service';
+import { countMessages, purgeOldMessages, receiveEvent } from './service';
 import * as m052 from './migrations/052-inbox';
 
 /**
@@ -17,4 +17,6 @@ export default defineServerPlugin({
   cli: inboxCommands,
   onEvent: receiveEvent,
   housekeeping: purgeOldMessages,
+  // The top bar's bell is on every signed-in page: its first render has the counts (else it asks at once).
+  pageData: async (ctx, req) => (req.session ? { counts: await countMessages(ctx, req.session.user.id) } : undefined),
 });

@@ -2,6 +2,8 @@ import { defineServerPlugin } from '../../../server/plugin';
 import { profileRoutes } from './routes';
 import { messages } from './messages';
 import * as m010 from './migrations/010-profile';
+import { bindAttributes } from './service';
+import { settingsSectionKey } from '../../../schemas/page-paths';
 
 /**
  * Server slice of the profile plugin, discovered by its folder (server/plugin-loader.ts).
@@ -12,4 +14,9 @@ export default defineServerPlugin({
   routes: profileRoutes,
   migrations: { '010-profile': m010 },
   messages,
+  // The profile page's first render has the account's bind attributes (else it asks attributes:bind at once).
+  pageData: async (ctx, req, path) =>
+    req.session && settingsSectionKey(path) === 'profile'
+      ? { attributes: await bindAttributes(ctx, req.session.user.id) }
+      : undefined,
 });

@@ -113,6 +113,8 @@ export abstract class ResourceStore<T> extends SectionStore {
   /** The loaded resource; the empty value until the first load succeeds and after a failed one. */
   data: T;
   private readonly empty: T;
+  /** Seeded and not loaded since: the next `load()` is the page's first, and has its data already. */
+  private seeded = false;
 
   constructor(options: ResourceOptions<T>) {
     super(options);
@@ -129,8 +131,26 @@ export abstract class ResourceStore<T> extends SectionStore {
     this.data = this.empty;
   }
 
-  /** Fetches the resource; loading stops on success and on failure. */
+  /**
+   * Takes the resource as the page brought it (`StoreCore.pageData`): loaded at once, and the next `load()` makes no
+   * call (the page's own first load); later loads fetch as usual.
+   */
+  seed(data: T): void {
+    runInAction(() => {
+      this.data = data;
+      this.loaded = true;
+      this.loading = false;
+      this.failed = false;
+    });
+    this.seeded = true;
+  }
+
+  /** Fetches the resource; loading stops on success and on failure. Right after `seed`, once, it does nothing. */
   async load(): Promise<void> {
+    if (this.seeded) {
+      this.seeded = false;
+      return;
+    }
     await this.loadWith(
       this.fetch(),
       (data) => (this.data = data),

@@ -26,6 +26,11 @@ export interface StoreCore {
   tracker: Tracker;
   /** This bundle's edition feature flags (tests swap them without rebuilding the edition). */
   features: EditionManifest['features'];
+  /**
+   * What the service put in the page for a plugin's first render (`bootstrap.plugins[id]`, see the server's
+   * `ServerPlugin.pageData`), unchecked: the plugin's store factory checks the shape and seeds its store with it.
+   */
+  pageData(pluginId: string): unknown;
 }
 
 /** A store module's default export: builds the store from the core services. */
@@ -80,6 +85,7 @@ export function createRootStore(
     client,
     tracker: track(session),
     features: options.features ?? edition.features,
+    pageData: (pluginId) => options.bootstrap?.plugins?.[pluginId],
     store<K extends StoreName>(name: K): Promise<StoreMap[K]> {
       let pending = cache.get(name) as Tracked<StoreMap[K]> | undefined;
       if (!pending) {
