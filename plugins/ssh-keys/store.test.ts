@@ -3,6 +3,7 @@ import { fakeBackend, ok, serviceError } from '../../tests/kit/fake-backend';
 import type { SshKey } from './contract';
 import { looksSupported } from './rules';
 import { SshKeysStore } from './store';
+import { createRootStore } from '../../src/core/stores/root';
 
 const key: SshKey = {
   id: 'k1',
@@ -88,5 +89,43 @@ describe('looksSupported', () => {
     expect(looksSupported('ecdsa-sha2-nistp256 AAAA')).toBe(false);
     expect(looksSupported('ssh-dss AAAA')).toBe(false);
     expect(looksSupported('sk-ssh-ed25519@openssh.com AAAA')).toBe(false);
+  });
+});
+
+describe('SshKeysStore seeded by the page', () => {
+  const tracker = {
+    capture: () => {},
+    pageView: () => () => {},
+    error: () => {},
+    apiError: () => {},
+    flush: async () => {},
+  };
+  const rootWith = (plugins?: Record<string, unknown>) => {
+    const backend = fakeBackend({ [`GET ${KEYS}`]: ok([]) });
+    const root = createRootStore({ sshKeys: () => import('./store') }, backend.client, 'zh_CN', () => tracker, {
+      bootstrap: { locale: 'zh_CN', ...(plugins ? { plugins } : {}) },
+    });
+    return { root, backend };
+  };
+
+  it('shows the list the page brought without a call; the next load asks', async () => {
+    const { root, backend } = rootWith({ 'ssh-keys': { keys: [key] } });
+    const store = await root.store('sshKeys');
+    expect(store).toMatchObject({ loading: false, loaded: true, failed: false, keys: [key] });
+    await store.load();
+    expect(backend.calls).toHaveLength(0);
+    await store.load();
+    expect(backend.calls.map((c) => c.path)).toEqual([KEYS]);
+    expect(store.keys).toEqual([]);
+  });
+
+  it('ignores a malformed list and asks', async () => {
+    for (const keys of [[{ ...key, expired: 'no' }], [{ ...key, id: 1 }], [null], 'keys', undefined]) {
+      const { root, backend } = rootWith({ 'ssh-keys': { keys } });
+      const store = await root.store('sshKeys');
+      expect(store.loading).toBe(true);
+      await store.load();
+      expect(backend.calls).toHaveLength(1);
+    }
   });
 });

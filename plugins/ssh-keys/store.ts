@@ -75,5 +75,30 @@ export class SshKeysStore extends ResourceStore<SshKey[]> {
 }
 
 /** Built when the section first asks for it (`useStore('sshKeys')`). */
-const createSshKeysStore: StoreFactory<SshKeysStore> = (core) => new SshKeysStore(core.client);
+const createSshKeysStore: StoreFactory<SshKeysStore> = (core) => {
+  const store = new SshKeysStore(core.client);
+  // The SSH page's first render has the list from the page (else the page's load asks for it).
+  const brought = (core.pageData('ssh-keys') as { keys?: unknown } | null | undefined)?.keys;
+  if (isKeyList(brought)) store.seed(brought);
+  return store;
+};
+
+/** A list as the service answers it (what the page brought is checked before the page shows it). */
+export function isKeyList(v: unknown): v is SshKey[] {
+  const str = (x: unknown) => typeof x === 'string';
+  return (
+    Array.isArray(v) &&
+    v.every((k: unknown) => {
+      const key = k as Record<string, unknown> | null;
+      return (
+        typeof key === 'object' &&
+        key !== null &&
+        ['id', 'name', 'key', 'key_type', 'fingerprint', 'scope', 'created_at'].every((f) => str(key[f])) &&
+        (key.expires_at === null || str(key.expires_at)) &&
+        (key.last_used_at === null || str(key.last_used_at)) &&
+        typeof key.expired === 'boolean'
+      );
+    })
+  );
+}
 export default createSshKeysStore;

@@ -141,7 +141,9 @@ test('avatar: a renamed SVG is refused in the browser; upload a PNG, then restor
   await expect(image).toHaveAttribute('data-custom', 'false');
 });
 
-test('the page brings what the first render needs: no count or attributes call on arrival', async ({ page }, info) => {
+test('the page brings what the first render needs: no count, attributes or SSH list call on arrival', async ({
+  page,
+}, info) => {
   test.skip(!['vpc', 'global'].includes(info.project.name), 'the page data is built the same in every edition');
   await signIn(page, E2E_USERS.profile);
   const asked: string[] = [];
@@ -157,7 +159,19 @@ test('the page brings what the first render needs: no count or attributes call o
   expect(asked).toEqual([]);
   // A navigation in the app still asks the bell's counts again.
   const counted = page.waitForRequest(/unread:countGroupByApp/);
+  const listed = page.waitForRequest(/\/user\/keys$/);
   await page.locator('[data-menu-key="ssh"]').click();
   await counted;
+  // The SSH section was not the page served: it asks its list.
+  await listed;
   await expect(page).toHaveURL(/\/users\/settings\/ssh$/);
+  // Served as the page, the SSH section has its list with it.
+  asked.length = 0;
+  page.on('request', (r) => {
+    if (/\/user\/keys$/.test(r.url())) asked.push(new URL(r.url()).pathname);
+  });
+  await page.goto('/users/settings/ssh');
+  await expect(page.getByTestId('ssh-key-count')).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(asked).toEqual([]);
 });

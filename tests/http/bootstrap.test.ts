@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,10 +91,20 @@ describe('page bootstrap', () => {
     expect(profile.notifications).toEqual({ counts: counts.json });
     const attributes = await c.req('GET', '/users/ajax/v1/my/attributes:bind');
     expect(profile.profile).toEqual({ attributes: attributes.json });
-    // Another page has the counts (the bell is on every page) but not the profile page's attributes.
+    expect(profile['ssh-keys']).toBeUndefined();
+    // Another page has the counts (the bell is on every page) and its own data, not the profile page's.
+    const keyFile = path.join(dist, 'boot-key');
+    execFileSync('ssh-keygen', ['-q', '-N', '', '-t', 'ed25519', '-C', 'boot@test', '-f', keyFile]);
+    const added = await c.req('POST', '/uiless/proxy/codeup/api/v3/user/keys', {
+      body: { name: 'boot', key: fs.readFileSync(`${keyFile}.pub`, 'utf8').trim() },
+    });
+    expect(added.status, added.text).toBeLessThan(300);
     const ssh = (await pageConfig(c, '/users/settings/ssh')).bootstrap!.plugins!;
-    expect(ssh.notifications).toEqual({ counts: counts.json });
+    expect(ssh.notifications).toMatchObject({ counts: { total: expect.any(Number) } });
     expect(ssh.profile).toBeUndefined();
+    const keys = await c.req('GET', '/uiless/proxy/codeup/api/v3/user/keys');
+    expect((keys.json as unknown[]).length).toBe(1);
+    expect(ssh['ssh-keys']).toEqual({ keys: keys.json });
     // A page without a session has none.
     expect((await pageConfig(new Client(s.url), '/users/login')).bootstrap!.plugins).toBeUndefined();
   });

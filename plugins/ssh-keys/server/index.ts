@@ -1,7 +1,8 @@
 import { defineServerPlugin } from '../../../server/plugin';
 import { sshKeyRoutes } from './routes';
 import { messages } from './messages';
-import { sshKeyExpiryNotices } from './service';
+import { listKeys, sshKeyExpiryNotices } from './service';
+import { settingsSectionKey } from '../../../schemas/page-paths';
 import * as m030 from './migrations/030-credentials';
 
 /**
@@ -14,4 +15,7 @@ export default defineServerPlugin({
   migrations: { '030-credentials': m030 },
   messages,
   scheduled: sshKeyExpiryNotices,
+  // The SSH page's first render has the list (else it asks at once). The keys are personal: no organisation check.
+  pageData: async (ctx, req, path) =>
+    req.session && settingsSectionKey(path) === 'ssh' ? { keys: await listKeys(ctx, req.session.user.id) } : undefined,
 });
