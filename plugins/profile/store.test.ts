@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeBackend, ok, serviceError, type FakeRoutes } from '../../tests/kit/fake-backend';
-import { createRootStore } from '../../src/core/stores/root';
-import { TEST_USER } from '../../tests/kit/web';
+import { rootStoreWithPageData, TEST_USER } from '../../tests/kit/web';
 import { SessionStore } from '../../src/core/stores/SessionStore';
 import { sniffImageKind } from './limits';
 import { checkAvatarFile, ProfileStore } from './store';
@@ -138,19 +137,9 @@ describe('profile store', () => {
 
 describe('profile store seeded by the page', () => {
   const ATTRIBUTES = 'GET /users/ajax/v1/my/attributes:bind';
-  const tracker = {
-    capture: () => {},
-    pageView: () => () => {},
-    error: () => {},
-    apiError: () => {},
-    flush: async () => {},
-  };
-  const rootWith = (plugins: Record<string, unknown> | undefined) => {
+  const rootWith = (plugins?: Record<string, unknown>) => {
     const backend = fakeBackend({ [ATTRIBUTES]: ok({ has_password: true, email: null, email_verified: false }) });
-    const root = createRootStore({ profile: () => import('./store') }, backend.client, 'zh_CN', () => tracker, {
-      bootstrap: { locale: 'zh_CN', ...(plugins ? { plugins } : {}) },
-    });
-    return { root, backend };
+    return { root: rootStoreWithPageData({ profile: () => import('./store') }, backend, plugins), backend };
   };
 
   it("takes the attributes the page brought: the page's first load calls nothing, the next one asks", async () => {

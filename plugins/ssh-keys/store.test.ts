@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { rootStoreWithPageData } from '../../tests/kit/web';
 import { fakeBackend, ok, serviceError } from '../../tests/kit/fake-backend';
 import type { SshKey } from './contract';
 import { looksSupported } from './rules';
 import { SshKeysStore } from './store';
-import { createRootStore } from '../../src/core/stores/root';
 
 const key: SshKey = {
   id: 'k1',
@@ -93,19 +93,9 @@ describe('looksSupported', () => {
 });
 
 describe('SshKeysStore seeded by the page', () => {
-  const tracker = {
-    capture: () => {},
-    pageView: () => () => {},
-    error: () => {},
-    apiError: () => {},
-    flush: async () => {},
-  };
   const rootWith = (plugins?: Record<string, unknown>) => {
     const backend = fakeBackend({ [`GET ${KEYS}`]: ok([]) });
-    const root = createRootStore({ sshKeys: () => import('./store') }, backend.client, 'zh_CN', () => tracker, {
-      bootstrap: { locale: 'zh_CN', ...(plugins ? { plugins } : {}) },
-    });
-    return { root, backend };
+    return { root: rootStoreWithPageData({ sshKeys: () => import('./store') }, backend, plugins), backend };
   };
 
   it('shows the list the page brought without a call; the next load asks', async () => {

@@ -8,7 +8,13 @@ import { AccessContext } from '../../src/core/access';
 import type { EditionManifest, Locale } from '../../src/core/edition';
 import { createRegistry, RegistryContext, type PluginDefinition } from '../../src/core/plugin';
 import type { Tracker } from '../../src/core/tracking';
-import { createRootStore, StoresProvider, type RootStore, type StoreMap } from '../../src/core/stores/root';
+import {
+  createRootStore,
+  StoresProvider,
+  type PluginStores,
+  type RootStore,
+  type StoreMap,
+} from '../../src/core/stores/root';
 import type { Me } from '../../schemas/session';
 import { fakeBackend, type FakeBackend } from './fake-backend';
 
@@ -55,6 +61,29 @@ export const TEST_USER: Me = {
 };
 
 /** Options of `renderWithCore`. */
+/** A tracker that keeps nothing, for root stores built in tests. */
+export const NO_TRACKER: Tracker = {
+  capture: () => {},
+  pageView: () => () => {},
+  error: () => {},
+  apiError: () => {},
+  flush: async () => {},
+};
+
+/**
+ * A root store over `backend` whose page brought `pageData` for the plugins' first render (`bootstrap.plugins`), as
+ * the app builds it: for tests of a store factory that seeds itself from the page.
+ */
+export function rootStoreWithPageData(
+  loaders: PluginStores,
+  backend: FakeBackend,
+  pageData?: Record<string, unknown>,
+): RootStore {
+  return createRootStore(loaders, backend.client, 'zh_CN', () => NO_TRACKER, {
+    bootstrap: { locale: 'zh_CN', ...(pageData ? { plugins: pageData } : {}) },
+  });
+}
+
 export interface RenderWithCoreOptions {
   /** Ready-made section stores; others load through their plugin's lazy factory, as in the app. */
   stores?: Partial<StoreMap>;
