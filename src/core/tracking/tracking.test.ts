@@ -569,17 +569,17 @@ describe('posts held until the page settled', () => {
       };
   }
 
-  it('posts nothing while the page loads, then every held batch in order, settleDelayMs after load', async () => {
+  /** A hold over a recording sender, on a manual clock and a stand-in window. */
+  function held(readyState: DocumentReadyState = 'loading') {
     const clock = manualScheduler();
-    const win = page();
+    const win = page(readyState);
     const posted: LogEntry[][] = [];
-    const send = holdUntilSettled(
-      (b) => {
-        posted.push(b);
-        return true;
-      },
-      { target: win, schedule: clock.schedule },
-    );
+    const send = holdUntilSettled((b) => !!posted.push(b), { target: win, schedule: clock.schedule });
+    return { clock, win, posted, send };
+  }
+
+  it('posts nothing while the page loads, then every held batch in order, settleDelayMs after load', async () => {
+    const { clock, win, posted, send } = held();
     const first = send([{ type: 'longtask', duration: 80 }]);
     const second = send([{ type: 'load', loadTime: 900 }]);
     clock.advance(10_000);
@@ -632,16 +632,7 @@ describe('posts held until the page settled', () => {
 
   it('lets held batches go at once when the page is left or hidden', async () => {
     for (const leave of ['pagehide', 'hidden'] as const) {
-      const clock = manualScheduler();
-      const win = page();
-      const posted: LogEntry[][] = [];
-      const send = holdUntilSettled(
-        (b) => {
-          posted.push(b);
-          return true;
-        },
-        { target: win, schedule: clock.schedule },
-      );
+      const { clock, win, posted, send } = held();
       void send([{ action: 'view' }]);
       if (leave === 'pagehide') win.dispatchEvent(new Event('pagehide'));
       else {
