@@ -96,7 +96,8 @@ describe('page bootstrap', () => {
     const keyFile = path.join(dist, 'boot-key');
     execFileSync('ssh-keygen', ['-q', '-N', '', '-t', 'ed25519', '-C', 'boot@test', '-f', keyFile]);
     const added = await c.req('POST', '/uiless/proxy/codeup/api/v3/user/keys', {
-      body: { name: 'boot', key: fs.readFileSync(`${keyFile}.pub`, 'utf8').trim() },
+      // A name that would end the config's script element if the page embedded it raw.
+      body: { name: '</script><img src=x onerror=alert(1)>', key: fs.readFileSync(`${keyFile}.pub`, 'utf8').trim() },
     });
     expect(added.status, added.text).toBeLessThan(300);
     const ssh = (await pageConfig(c, '/users/settings/ssh')).bootstrap!.plugins!;
@@ -105,6 +106,9 @@ describe('page bootstrap', () => {
     const keys = await c.req('GET', '/uiless/proxy/codeup/api/v3/user/keys');
     expect((keys.json as unknown[]).length).toBe(1);
     expect(ssh['ssh-keys']).toEqual({ keys: keys.json });
+    const html = (await c.req('GET', '/users/settings/ssh')).text;
+    expect(html).not.toContain('</script><img');
+    expect(html).toContain('\\u003c/script\\u003e\\u003cimg');
     // A page without a session has none.
     expect((await pageConfig(new Client(s.url), '/users/login')).bootstrap!.plugins).toBeUndefined();
   });
