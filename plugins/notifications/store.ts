@@ -43,7 +43,8 @@ export class InboxCountsStore extends SectionStore {
   private sequence = 0;
   private watchers = 0;
   private stopWatching: (() => void) | null = null;
-  private fresh = false;
+  /** Seeded and not refreshed since (see `seed`). */
+  private seeded = false;
 
   constructor(api: InboxApi) {
     super();
@@ -51,17 +52,13 @@ export class InboxCountsStore extends SectionStore {
     annotate<InboxCountsStore>(this, { observable: ['counts'], action: ['refresh'] });
   }
 
-  /** Takes the counts the page brought (`StoreCore.pageData`); the bell then skips its ask on arrival. */
+  /**
+   * Takes the counts the page brought (`StoreCore.pageData`): as fresh as the page, so the next `refresh()` (the
+   * bell's on arrival, or the message center's with its first list) makes no call; later ones ask.
+   */
   seed(counts: InboxCounts): void {
     runInAction(() => (this.counts = counts));
-    this.fresh = true;
-  }
-
-  /** True once after `seed`: the counts are as fresh as the page, so the first ask for them would be wasted. */
-  takeFresh(): boolean {
-    const fresh = this.fresh;
-    this.fresh = false;
-    return fresh;
+    this.seeded = true;
   }
 
   /** Unread messages, of one application or of all. */
@@ -74,8 +71,12 @@ export class InboxCountsStore extends SectionStore {
     return app ? (this.counts.apps.find((a) => a.app === app)?.total ?? 0) : this.counts.total;
   }
 
-  /** Asks the service again; when answers cross, the latest request wins. */
+  /** Asks the service again; when answers cross, the latest request wins. Right after `seed`, once, it does nothing. */
   async refresh(): Promise<void> {
+    if (this.seeded) {
+      this.seeded = false;
+      return;
+    }
     const sequence = ++this.sequence;
     const [error, counts] = await this.loadWith(
       this.api.counts(),

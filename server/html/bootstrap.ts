@@ -36,6 +36,7 @@ export async function pageBootstrap(
   ctx: AppContext,
   req: FastifyRequest,
   catalogues: CatalogueCache,
+  pathname: string,
 ): Promise<PageBootstrap> {
   const locale = resolveLocale(req.cookies, undefined, ctx.edition.locale.default);
   const boot: PageBootstrap = { locale };
@@ -47,7 +48,7 @@ export async function pageBootstrap(
   boot.organization = null;
   boot.apps = [];
   boot.organizationError = null;
-  const plugins = pluginPageData(ctx, req);
+  const plugins = pluginPageData(ctx, req, pathname);
   if (!user.current_org_id) {
     boot.plugins = await plugins;
     return boot;
@@ -69,13 +70,16 @@ export async function pageBootstrap(
  * The mounted slices' data for this page (`ServerPlugin.pageData`), all asked at once. A slice whose data fails is
  * left out and logged, not the page: its web half then makes the call it makes without the data.
  */
-async function pluginPageData(ctx: AppContext, req: FastifyRequest): Promise<Record<string, unknown>> {
-  const path = req.url.split('?')[0];
+async function pluginPageData(
+  ctx: AppContext,
+  req: FastifyRequest,
+  pathname: string,
+): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   await Promise.all(
     ctx.pageData.map(async ({ id, load }) => {
       try {
-        const data = await load(req, path);
+        const data = await load(req, pathname);
         if (data !== undefined) out[id] = data;
       } catch (err) {
         req.log.warn({ err, plugin: id }, 'page data left out');

@@ -67,9 +67,9 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
     }
     const nonce = newNonce();
     const orgId = req.session?.user.current_org_id ?? '';
-    const bootstrap = await pageBootstrap(ctx, req, catalogues);
-    const chunkLists = pageChunkLists.get(pageChunksFile);
     const pathname = req.url.split('?')[0];
+    const bootstrap = await pageBootstrap(ctx, req, catalogues, pathname);
+    const chunkLists = pageChunkLists.get(pageChunksFile);
     const chunks = chunkLists ? pageChunkFiles(chunkLists, pathname, bootstrap.locale, !!req.session) : [];
     const config: PageConfig = {
       appId: 'account',

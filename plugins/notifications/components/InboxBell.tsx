@@ -23,10 +23,8 @@ const InboxBell = observer(function InboxBell() {
 
   useEffect(() => counts.watch(), [counts]);
   useEffect(() => {
-    // The message center loads the counts with its list; elsewhere a navigation may follow a new message. On
-    // arrival, counts the page brought are already fresh.
-    const fresh = counts.takeFresh();
-    if (pathname !== INBOX_PATH && !fresh) void counts.refresh();
+    // The message center loads the counts with its list; elsewhere a navigation may follow a new message.
+    if (pathname !== INBOX_PATH) void counts.refresh();
   }, [counts, pathname]);
 
   const here = pathname === INBOX_PATH;
