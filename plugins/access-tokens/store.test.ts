@@ -1,4 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { rootStoreWithPageData } from '../../tests/kit/web';
+import type { AccessToken } from './contract';
 import { AccessTokensStore, DEFAULT_PAGE_SIZE, PAGE_SIZE_KEY } from './store';
 import { TEST_SCOPES, testToken, tokenBackend } from './test-backend';
 
@@ -123,5 +125,72 @@ describe('AccessTokensStore', () => {
     expect(withScopes.calls.find((x) => x.method === 'POST' && x.path === '/users/ajax/v1/tokens')).toBeTruthy();
     a.setIncludeExpired(false);
     expect(a.list.every((t) => !t.expired)).toBe(true);
+  });
+});
+
+describe('AccessTokensStore seeded by the page', () => {
+  beforeEach(() => localStorage.clear());
+  const first = (tokens: AccessToken[], pageSize = DEFAULT_PAGE_SIZE) => ({
+    access_tokens: tokens.slice(0, pageSize),
+    pages: { current_page: 1, page_size: pageSize, total_size: tokens.length },
+  });
+  const rootWith = (tokens: AccessToken[], pageData?: Record<string, unknown>) => {
+    const backend = tokenBackend({ tokens });
+    return { root: rootStoreWithPageData({ accessTokens: () => import('./store') }, backend, pageData), backend };
+  };
+
+  it('shows the first page the page brought without a call; the next load asks', async () => {
+    const tokens = many(25);
+    const { root, backend } = rootWith(tokens, { 'access-tokens': { page: first(tokens) } });
+    const store = await root.store('accessTokens');
+    expect(store).toMatchObject({ loading: false, loaded: true, failed: false, page: { current: 1, total: 25 } });
+    expect(store.list).toEqual(tokens.slice(0, DEFAULT_PAGE_SIZE));
+    await store.load();
+    expect(backend.calls).toHaveLength(0);
+    store.setPage(2, DEFAULT_PAGE_SIZE);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(backend.calls.map((c) => c.body)).toEqual([
+      { include_expired: true, pagination: { current_page: 2, page_size: DEFAULT_PAGE_SIZE } },
+    ]);
+    expect(store.list).toEqual(tokens.slice(DEFAULT_PAGE_SIZE));
+  });
+
+  it('leaving the page forgets the seed: coming back asks', async () => {
+    const tokens = many(3);
+    const { root, backend } = rootWith(tokens, { 'access-tokens': { page: first(tokens) } });
+    const store = await root.store('accessTokens');
+    store.reset();
+    await store.load();
+    expect(backend.calls).toHaveLength(1);
+    expect(store.list).toEqual(tokens);
+  });
+
+  it('asks when the brought page is not the one it would ask (another remembered size) or is malformed', async () => {
+    localStorage.setItem(PAGE_SIZE_KEY, '10');
+    const tokens = many(25);
+    const other = rootWith(tokens, { 'access-tokens': { page: first(tokens) } });
+    const sized = await other.root.store('accessTokens');
+    expect(sized.loaded).toBe(false);
+    await sized.load();
+    expect(other.backend.calls).toHaveLength(1);
+    expect(sized.list).toHaveLength(10);
+    localStorage.clear();
+    const token = tokens[0];
+    for (const page of [
+      { ...first(tokens), access_tokens: [{ ...token, expired: 'no' }] },
+      { ...first(tokens), access_tokens: [{ ...token, token_scopes: [1] }] },
+      { ...first(tokens), access_tokens: [{ ...token, token: 'pt-secret' }] },
+      { ...first(tokens), pages: { current_page: 1, page_size: '20', total_size: 25 } },
+      { access_tokens: [] },
+      [null],
+      'page',
+      undefined,
+    ]) {
+      const { root, backend } = rootWith(tokens, { 'access-tokens': { page } });
+      const store = await root.store('accessTokens');
+      expect(store.loaded).toBe(false);
+      await store.load();
+      expect(backend.calls).toHaveLength(1);
+    }
   });
 });

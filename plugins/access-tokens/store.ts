@@ -4,12 +4,13 @@ import { failureOf, type ActionResult } from '../../src/core/stores/failure';
 import { annotate, SectionStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import { accessTokensApi } from './api';
-import type { AccessToken, LegacyTokensAnswer, TokenBody, TokenScope, TokenUpdateBody } from './contract';
+import type { AccessToken, LegacyTokensAnswer, TokenBody, TokenPage, TokenScope, TokenUpdateBody } from './contract';
+import { TOKEN_PAGE_SIZE_DEFAULT } from './limits';
 
 /** Local-storage key of the remembered page size. */
 export const PAGE_SIZE_KEY = 'access-tokens.pageSize';
-/** Page size before the person picks one. */
-export const DEFAULT_PAGE_SIZE = 20;
+/** Page size before the person picks one (the page the service brings has it too). */
+export const DEFAULT_PAGE_SIZE = TOKEN_PAGE_SIZE_DEFAULT;
 /** Page sizes the list offers. */
 export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100];
 
@@ -72,6 +73,8 @@ export class AccessTokensStore extends SectionStore {
   private readonly userId: () => string | undefined;
   private readonly locale: () => string | undefined;
   private scopesLocale: string | undefined;
+  /** Seeded and not loaded since: the next `load()` is the page's first, and has its data already. */
+  private seeded = false;
 
   constructor(client: RequestClient, options: AccessTokensStoreOptions = {}) {
     super();
@@ -96,8 +99,29 @@ export class AccessTokensStore extends SectionStore {
     });
   }
 
-  /** Loads the current page; on failure the list stays empty and loading stops. */
+  /**
+   * Takes the first page as the page brought it (`StoreCore.pageData`), when it is the page this store would ask
+   * for (expired tokens included, page 1, the remembered size): shown at once, and the next `load()` makes no call.
+   */
+  seed(answer: TokenPage): void {
+    const { current, pageSize } = this.page;
+    if (this.legacy || !this.includeExpired || current !== 1 || answer.pages.page_size !== pageSize) return;
+    runInAction(() => {
+      this.list = answer.access_tokens;
+      this.page.total = answer.pages.total_size;
+      this.loaded = true;
+      this.loading = false;
+      this.failed = false;
+    });
+    this.seeded = true;
+  }
+
+  /** Loads the current page; on failure the list stays empty and loading stops. Right after `seed`, once, nothing. */
   async load(): Promise<void> {
+    if (this.seeded) {
+      this.seeded = false;
+      return;
+    }
     if (this.legacy) return this.loadLegacy();
     const { current, pageSize } = this.page;
     const [error] = await this.loadWith(
@@ -225,6 +249,7 @@ export class AccessTokensStore extends SectionStore {
 
   /** Leaving the screen forgets the one-time value and the page position. */
   reset(): void {
+    this.seeded = false;
     this.visibleToken = null;
     this.page.current = 1;
     this.loaded = false;
@@ -234,10 +259,44 @@ export class AccessTokensStore extends SectionStore {
 }
 
 /** Built when the section first asks for it (`useStore('accessTokens')`), with the edition's legacy flag. */
-const createAccessTokensStore: StoreFactory<AccessTokensStore> = (core) =>
-  new AccessTokensStore(core.client, {
+const createAccessTokensStore: StoreFactory<AccessTokensStore> = (core) => {
+  const store = new AccessTokensStore(core.client, {
     legacy: core.features.legacyTokens,
     userId: () => core.session.user?.id,
     locale: () => core.session.locale,
   });
+  // The token page's first render has the first page from the page (else the page's load asks for it).
+  const brought = (core.pageData('access-tokens') as { page?: unknown } | null | undefined)?.page;
+  if (isTokenPage(brought)) store.seed(brought);
+  return store;
+};
 export default createAccessTokensStore;
+
+/** A page of tokens as the service answers it (what the page brought is checked before the page shows it). */
+export function isTokenPage(v: unknown): v is TokenPage {
+  const str = (x: unknown) => typeof x === 'string';
+  const int = (x: unknown) => Number.isInteger(x);
+  const page = v as { access_tokens?: unknown; pages?: Record<string, unknown> | null } | null;
+  return (
+    typeof page === 'object' &&
+    page !== null &&
+    typeof page.pages === 'object' &&
+    page.pages !== null &&
+    ['current_page', 'page_size', 'total_size'].every((f) => int(page.pages![f])) &&
+    Array.isArray(page.access_tokens) &&
+    page.access_tokens.every((t: unknown) => {
+      const token = t as Record<string, unknown> | null;
+      return (
+        typeof token === 'object' &&
+        token !== null &&
+        ['token_id', 'name', 'description', 'created_at'].every((f) => str(token[f])) &&
+        Array.isArray(token.token_scopes) &&
+        token.token_scopes.every(str) &&
+        (token.expires_at === null || str(token.expires_at)) &&
+        (token.last_used_at === null || str(token.last_used_at)) &&
+        typeof token.expired === 'boolean' &&
+        token.token === undefined
+      );
+    })
+  );
+}

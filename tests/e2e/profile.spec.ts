@@ -141,7 +141,7 @@ test('avatar: a renamed SVG is refused in the browser; upload a PNG, then restor
   await expect(image).toHaveAttribute('data-custom', 'false');
 });
 
-test('the page brings what the first render needs: no count, attributes or SSH list call on arrival', async ({
+test('the page brings what the first render needs: no count, attributes, SSH or token list call on arrival', async ({
   page,
 }, info) => {
   test.skip(!['vpc', 'global'].includes(info.project.name), 'the page data is built the same in every edition');
@@ -172,6 +172,14 @@ test('the page brings what the first render needs: no count, attributes or SSH l
   });
   await page.goto('/users/settings/ssh');
   await expect(page.getByTestId('ssh-key-count')).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(asked).toEqual([]);
+  // And the token page its list's first page.
+  page.on('request', (r) => {
+    if (/tokens:search$/.test(r.url())) asked.push(new URL(r.url()).pathname);
+  });
+  await page.goto('/users/settings/personalAccessToken');
+  await expect(page.getByTestId('access-tokens').getByText(/^(暂无访问令牌|No access token)$/)).toBeVisible();
   await page.waitForTimeout(500);
   expect(asked).toEqual([]);
 });

@@ -71,7 +71,7 @@ describe('page bootstrap', () => {
     expect(boot.me?.username).toBe('walt');
   });
 
-  it("carries the plugins' first-render data, equal to the calls it spares: the bell's counts, the profile's attributes", async () => {
+  it("carries the plugins' first-render data, equal to the calls it spares: the bell's counts, the profile's attributes, the token and SSH lists", async () => {
     const c = s.clients.alice;
     // A token makes an inbox message, so the counts are not all zero.
     const made = await c.req('POST', TOKENS, {
@@ -92,6 +92,15 @@ describe('page bootstrap', () => {
     const attributes = await c.req('GET', '/users/ajax/v1/my/attributes:bind');
     expect(profile.profile).toEqual({ attributes: attributes.json });
     expect(profile['ssh-keys']).toBeUndefined();
+    expect(profile['access-tokens']).toBeUndefined();
+    // The token page brings the list's first page, as the page asks it before the person picks a size.
+    const tokens = (await pageConfig(c, '/users/settings/personalAccessToken')).bootstrap!.plugins!;
+    const search = await c.req('POST', `${TOKENS}:search`, {
+      body: { include_expired: true, pagination: { current_page: 1, page_size: 20 } },
+    });
+    expect((search.json as { access_tokens: unknown[] }).access_tokens).toHaveLength(1);
+    expect(tokens['access-tokens']).toEqual({ page: search.json });
+    expect(JSON.stringify(tokens)).not.toContain('"token":');
     // Another page has the counts (the bell is on every page) and its own data, not the profile page's.
     const keyFile = path.join(dist, 'boot-key');
     execFileSync('ssh-keygen', ['-q', '-N', '', '-t', 'ed25519', '-C', 'boot@test', '-f', keyFile]);

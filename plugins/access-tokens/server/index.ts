@@ -2,7 +2,9 @@ import { defineServerPlugin } from '../../../server/plugin';
 import { accessTokenRoutes } from './routes';
 import { messages } from './messages';
 import { tokenAuthenticator } from './tokens';
-import { tokenExpiryNotices } from './service';
+import { searchTokens, tokenExpiryNotices } from './service';
+import { settingsSectionKey } from '../../../schemas/page-paths';
+import { TOKEN_PAGE_SIZE_DEFAULT } from '../limits';
 
 /**
  * Server slice of the access-tokens plugin, discovered by its folder (server/plugin-loader.ts).
@@ -15,4 +17,16 @@ export default defineServerPlugin({
   // The open-API authentication of the core verifies tokens through this (ctx.tokenAuth).
   provides: { tokenAuth: (ctx) => tokenAuthenticator(ctx) },
   scheduled: tokenExpiryNotices,
+  // The token page's first render has the list's first page as the page asks it before the person picks a size (else
+  // it asks at once). The legacy screen fetches every token through its own call: it gets none. Tokens are personal.
+  pageData: async (ctx, req, path) =>
+    req.session && !ctx.edition.features?.legacyTokens && settingsSectionKey(path) === 'personalAccessToken'
+      ? {
+          page: await searchTokens(ctx, req.session.user.id, {
+            includeExpired: true,
+            currentPage: 1,
+            pageSize: TOKEN_PAGE_SIZE_DEFAULT,
+          }),
+        }
+      : undefined,
 });
