@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeBackend, ok, serviceError } from '../../tests/kit/fake-backend';
+import { rootStoreWithPageData } from '../../tests/kit/web';
 import { PackagesCredentialStore } from './store';
 
 const BASE = '/uiless/proxy/package/api/external/users';
@@ -35,5 +36,42 @@ describe('PackagesCredentialStore', () => {
     expect(backend.calls.at(-1)?.path).toBe(`${BASE}/user/password`);
     store.forgetPassword();
     expect(store.newPassword).toBeNull();
+  });
+});
+
+describe('PackagesCredentialStore seeded by the page', () => {
+  const rootWith = (pageData?: Record<string, unknown>) => {
+    const backend = fakeBackend({ [`GET ${BASE}/userInfo`]: ok({ ...info, has_password: true }) });
+    const root = rootStoreWithPageData({ packagesCredential: () => import('./store') }, backend, pageData);
+    return { root, backend };
+  };
+
+  it('shows the account the page brought without a call; the next load asks', async () => {
+    const { root, backend } = rootWith({ 'packages-credential': { info } });
+    const store = await root.store('packagesCredential');
+    expect(store).toMatchObject({ loading: false, loaded: true, failed: false, info });
+    await store.load();
+    expect(backend.calls).toHaveLength(0);
+    await store.load();
+    expect(backend.calls).toHaveLength(1);
+    expect(store.info?.has_password).toBe(true);
+  });
+
+  it('ignores a malformed account (or one with a password in it) and asks', async () => {
+    for (const brought of [
+      { ...info, has_password: 'no' },
+      { ...info, username: 1 },
+      { ...info, effective_at: 0 },
+      { ...info, password: 'p@ss' },
+      null,
+      'info',
+      undefined,
+    ]) {
+      const { root, backend } = rootWith({ 'packages-credential': { info: brought } });
+      const store = await root.store('packagesCredential');
+      expect(store.loading).toBe(true);
+      await store.load();
+      expect(backend.calls).toHaveLength(1);
+    }
   });
 });

@@ -52,6 +52,24 @@ export class PackagesCredentialStore extends ResourceStore<PackagesUserInfo | nu
 }
 
 /** Built when the section first asks for it (`useStore('packagesCredential')`). */
-const createPackagesCredentialStore: StoreFactory<PackagesCredentialStore> = (core) =>
-  new PackagesCredentialStore(core.client);
+const createPackagesCredentialStore: StoreFactory<PackagesCredentialStore> = (core) => {
+  const store = new PackagesCredentialStore(core.client);
+  // The credential page's first render has the account from the page (else the page's load asks for it).
+  const brought = (core.pageData('packages-credential') as { info?: unknown } | null | undefined)?.info;
+  if (isUserInfo(brought)) store.seed(brought);
+  return store;
+};
 export default createPackagesCredentialStore;
+
+/** The account as the service answers it (what the page brought is checked before the page shows it). */
+export function isUserInfo(v: unknown): v is PackagesUserInfo {
+  const info = v as Record<string, unknown> | null;
+  return (
+    typeof info === 'object' &&
+    info !== null &&
+    Object.keys(info).length === 3 &&
+    typeof info.username === 'string' &&
+    typeof info.has_password === 'boolean' &&
+    (info.effective_at === null || typeof info.effective_at === 'string')
+  );
+}

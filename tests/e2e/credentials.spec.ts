@@ -95,6 +95,10 @@ test('resets the artifact-repository password where packages is installed', asyn
       ? ['profile', 'personalAccessToken', 'ssh']
       : ['profile', 'personalAccessToken', 'ssh', 'packagesCredential', 'third-party'],
   );
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/users/userInfo')) asked.push(r.url());
+  });
   await page.goto('/users/settings/packagesCredential');
   if (global) {
     // The global edition has no artifact credential section at all.
@@ -103,6 +107,8 @@ test('resets the artifact-repository password where packages is installed', asyn
   }
   await expect(page.getByTestId('packages-username')).toHaveText('packages');
   await expect(page.getByText(zh ? '未设置' : 'Not set')).toBeVisible();
+  // Served as the page, the section had the account with it: no call for it.
+  expect(asked).toEqual([]);
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: btn(zh, '生成密码', 'Generate password') }).click();
   await page

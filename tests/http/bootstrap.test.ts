@@ -122,6 +122,20 @@ describe('page bootstrap', () => {
     expect((await pageConfig(new Client(s.url), '/users/login')).bootstrap!.plugins).toBeUndefined();
   });
 
+  it('the artifact-credential page brings the account where packages is installed, none elsewhere', async () => {
+    const page = '/users/settings/packagesCredential';
+    const brought = (await pageConfig(s.clients.alice, page)).bootstrap!.plugins!;
+    const info = await s.clients.alice.req('GET', '/uiless/proxy/package/api/external/users/userInfo');
+    expect(info.json).toMatchObject({ username: 'alice' });
+    expect(brought['packages-credential']).toEqual({ info: info.json });
+    // Walled has no packages (and refuses the address), nora has no organisation: the page asks and is refused.
+    for (const c of [s.clients.walt, s.clients.nora]) {
+      expect((await pageConfig(c, page)).bootstrap!.plugins!['packages-credential']).toBeUndefined();
+      expect((await c.req('GET', '/uiless/proxy/package/api/external/users/userInfo')).status).toBe(403);
+    }
+    expect((await pageConfig(s.clients.alice)).bootstrap!.plugins!['packages-credential']).toBeUndefined();
+  });
+
   it('a user in no organisation, and a page without a session, carry no organisation', async () => {
     expect((await pageConfig(s.clients.nora)).bootstrap).toMatchObject({
       organization: null,
