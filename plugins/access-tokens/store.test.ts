@@ -181,6 +181,7 @@ describe('AccessTokensStore seeded by the page', () => {
       { ...first(tokens), access_tokens: [{ ...token, token_scopes: [1] }] },
       { ...first(tokens), access_tokens: [{ ...token, token: 'pt-secret' }] },
       { ...first(tokens), pages: { current_page: 1, page_size: '20', total_size: 25 } },
+      { ...first(tokens), pages: { current_page: 2, page_size: 20, total_size: 25 } },
       { access_tokens: [] },
       [null],
       'page',

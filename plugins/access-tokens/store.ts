@@ -73,8 +73,6 @@ export class AccessTokensStore extends SectionStore {
   private readonly userId: () => string | undefined;
   private readonly locale: () => string | undefined;
   private scopesLocale: string | undefined;
-  /** Seeded and not loaded since: the next `load()` is the page's first, and has its data already. */
-  private seeded = false;
 
   constructor(client: RequestClient, options: AccessTokensStoreOptions = {}) {
     super();
@@ -105,23 +103,18 @@ export class AccessTokensStore extends SectionStore {
    */
   seed(answer: TokenPage): void {
     const { current, pageSize } = this.page;
-    if (this.legacy || !this.includeExpired || current !== 1 || answer.pages.page_size !== pageSize) return;
-    runInAction(() => {
+    const { pages } = answer;
+    if (this.legacy || !this.includeExpired || current !== 1) return;
+    if (pages.current_page !== 1 || pages.page_size !== pageSize) return;
+    this.seedWith(() => {
       this.list = answer.access_tokens;
-      this.page.total = answer.pages.total_size;
-      this.loaded = true;
-      this.loading = false;
-      this.failed = false;
+      this.page.total = pages.total_size;
     });
-    this.seeded = true;
   }
 
   /** Loads the current page; on failure the list stays empty and loading stops. Right after `seed`, once, nothing. */
   async load(): Promise<void> {
-    if (this.seeded) {
-      this.seeded = false;
-      return;
-    }
+    if (this.takeSeed()) return;
     if (this.legacy) return this.loadLegacy();
     const { current, pageSize } = this.page;
     const [error] = await this.loadWith(
@@ -249,7 +242,7 @@ export class AccessTokensStore extends SectionStore {
 
   /** Leaving the screen forgets the one-time value and the page position. */
   reset(): void {
-    this.seeded = false;
+    this.takeSeed(); // coming back asks
     this.visibleToken = null;
     this.page.current = 1;
     this.loaded = false;

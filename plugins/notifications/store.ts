@@ -43,8 +43,6 @@ export class InboxCountsStore extends SectionStore {
   private sequence = 0;
   private watchers = 0;
   private stopWatching: (() => void) | null = null;
-  /** Seeded and not refreshed since (see `seed`). */
-  private seeded = false;
 
   constructor(api: InboxApi) {
     super();
@@ -57,8 +55,7 @@ export class InboxCountsStore extends SectionStore {
    * bell's on arrival, or the message center's with its first list) makes no call; later ones ask.
    */
   seed(counts: InboxCounts): void {
-    runInAction(() => (this.counts = counts));
-    this.seeded = true;
+    this.seedWith(() => (this.counts = counts));
   }
 
   /** Unread messages, of one application or of all. */
@@ -73,10 +70,7 @@ export class InboxCountsStore extends SectionStore {
 
   /** Asks the service again; when answers cross, the latest request wins. Right after `seed`, once, it does nothing. */
   async refresh(): Promise<void> {
-    if (this.seeded) {
-      this.seeded = false;
-      return;
-    }
+    if (this.takeSeed()) return;
     const sequence = ++this.sequence;
     const [error, counts] = await this.loadWith(
       this.api.counts(),

@@ -54,6 +54,8 @@ export abstract class SectionStore {
   failed = false;
   /** A create, edit or delete is in flight, so buttons cannot be pressed twice. */
   saving = false;
+  /** Seeded and not loaded since: the next load is the page's first, and has its data already. */
+  private seeded = false;
 
   constructor(options: { loading?: boolean } = {}) {
     this.loading = !!options.loading;
@@ -82,6 +84,27 @@ export abstract class SectionStore {
       else apply(data as T);
     });
     return result;
+  }
+
+  /**
+   * Applies what the page brought (`StoreCore.pageData`) as a settled first load (loaded, not loading, not failed);
+   * the store's next load then asks `takeSeed()` and makes no call.
+   */
+  protected seedWith(apply: () => void): void {
+    runInAction(() => {
+      apply();
+      this.loading = false;
+      this.loaded = true;
+      this.failed = false;
+    });
+    this.seeded = true;
+  }
+
+  /** True once after `seedWith` (the load that would fetch what the page brought); false otherwise. */
+  protected takeSeed(): boolean {
+    const seeded = this.seeded;
+    this.seeded = false;
+    return seeded;
   }
 
   /** Runs a create/edit/delete: the busy flag until it settles; a failure becomes what the page shows. */
@@ -113,8 +136,6 @@ export abstract class ResourceStore<T> extends SectionStore {
   /** The loaded resource; the empty value until the first load succeeds and after a failed one. */
   data: T;
   private readonly empty: T;
-  /** Seeded and not loaded since: the next `load()` is the page's first, and has its data already. */
-  private seeded = false;
 
   constructor(options: ResourceOptions<T>) {
     super(options);
@@ -136,21 +157,12 @@ export abstract class ResourceStore<T> extends SectionStore {
    * call (the page's own first load); later loads fetch as usual.
    */
   seed(data: T): void {
-    runInAction(() => {
-      this.data = data;
-      this.loaded = true;
-      this.loading = false;
-      this.failed = false;
-    });
-    this.seeded = true;
+    this.seedWith(() => (this.data = data));
   }
 
   /** Fetches the resource; loading stops on success and on failure. Right after `seed`, once, it does nothing. */
   async load(): Promise<void> {
-    if (this.seeded) {
-      this.seeded = false;
-      return;
-    }
+    if (this.takeSeed()) return;
     await this.loadWith(
       this.fetch(),
       (data) => (this.data = data),
