@@ -18,7 +18,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, CJK_FONT } from './lib/chromium';
 import { NGINX, selfSignedCertificate, startNginx } from './lib/nginx';
 import { createOrg, createUser, installApp } from '../server/services/accounts';
 
@@ -66,6 +66,11 @@ async function main(): Promise<void> {
   if (!fs.existsSync(path.join(config.distDir, edition, 'index.html'))) {
     console.log(`building the ${edition} edition…`);
     execFileSync('npx', ['tsx', 'scripts/build.ts', '--edition', edition], { cwd: root, stdio: 'inherit' });
+  }
+  if (!fs.existsSync(CJK_FONT)) {
+    console.warn(
+      `no CJK font at ${CJK_FONT} (npm run setup installs it): Chinese pages draw as boxes and lay out slower than on a phone`,
+    );
   }
   const app = await buildApp({ ...config, logger: false, scheduler: false });
   let chrome: chromeLauncher.LaunchedChrome | undefined;

@@ -1,6 +1,6 @@
-// `npm run setup`: installs what a clean machine lacks for the tests (as root, via apt): Debian's Chromium, OpenLDAP's
-// slapd and ldap-utils for the directory sign-in tests (tests/kit/slapd.ts), and nginx for `npm run cluster` (several
-// instances behind a reverse proxy). PostgreSQL comes with scripts/with-postgres.sh.
+// `npm run setup`: installs what a clean machine lacks for the tests (as root, via apt): Debian's Chromium, the Noto CJK
+// fonts it draws Chinese with, OpenLDAP's slapd and ldap-utils for the directory sign-in tests (tests/kit/slapd.ts), and
+// nginx for `npm run cluster` (several instances behind a reverse proxy). PostgreSQL comes with scripts/with-postgres.sh.
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 
@@ -18,6 +18,22 @@ if (fs.existsSync(CHROMIUM)) {
   run('apt-get install -y -qq chromium');
 } else {
   console.error(`chromium is missing at ${CHROMIUM}; install it as root: apt-get install -y chromium`);
+  process.exit(1);
+}
+
+// Chinese text (the default language of most editions) needs a CJK font. Without one Chromium draws empty boxes, so a
+// screenshot shows nothing readable, and it searches every installed font for each missing glyph: the first layout of a
+// Chinese page took 25-45 ms instead of 12-20, which a phone (Android ships Noto Sans CJK) never pays and which Lighthouse
+// multiplies by 4 (npm run bench:web). Noto Sans CJK is what Android and ChromeOS draw Chinese with.
+const CJK_FONT = '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc';
+if (fs.existsSync(CJK_FONT)) {
+  console.log(`CJK font present: ${CJK_FONT}`);
+} else if (process.getuid?.() === 0) {
+  run('apt-get install -y -qq fonts-noto-cjk || (apt-get update -qq && apt-get install -y -qq fonts-noto-cjk)');
+} else {
+  console.error(
+    'the Noto CJK fonts are missing (Chinese pages draw as boxes); install them as root: apt-get install -y fonts-noto-cjk',
+  );
   process.exit(1);
 }
 

@@ -10,3 +10,10 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
 ];
+
+/**
+ * The font Chromium draws Chinese with here (Debian's fonts-noto-cjk, which `npm run setup` installs; Android draws
+ * Chinese with the same family). Without it Chinese shows as boxes, and each page's first layout is slower than a
+ * phone's, since Chromium searches every font for each missing glyph.
+ */
+export const CJK_FONT = '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc';
