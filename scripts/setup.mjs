@@ -31,10 +31,10 @@ if (fs.existsSync(CJK_FONT)) {
 } else if (process.getuid?.() === 0) {
   run('apt-get install -y -qq fonts-noto-cjk || (apt-get update -qq && apt-get install -y -qq fonts-noto-cjk)');
 } else {
+  // The tests pass without it (Chinese as boxes); only the screenshots and the bench's figures suffer.
   console.error(
     'the Noto CJK fonts are missing (Chinese pages draw as boxes); install them as root: apt-get install -y fonts-noto-cjk',
   );
-  process.exit(1);
 }
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p));
