@@ -6,6 +6,7 @@ import type { StoreFactory } from '../../src/core/stores/root';
 import { accessTokensApi } from './api';
 import type { AccessToken, LegacyTokensAnswer, TokenBody, TokenPage, TokenScope, TokenUpdateBody } from './contract';
 import { TOKEN_PAGE_SIZE_DEFAULT } from './limits';
+import { hasStrings, isListOf, isRecord, isStringOrNull } from '../../src/core/shape';
 
 /** Local-storage key of the remembered page size. */
 export const PAGE_SIZE_KEY = 'access-tokens.pageSize';
@@ -267,29 +268,21 @@ export default createAccessTokensStore;
 
 /** A page of tokens as the service answers it (what the page brought is checked before the page shows it). */
 export function isTokenPage(v: unknown): v is TokenPage {
-  const str = (x: unknown) => typeof x === 'string';
-  const int = (x: unknown) => Number.isInteger(x);
-  const page = v as { access_tokens?: unknown; pages?: Record<string, unknown> | null } | null;
+  if (!isRecord(v)) return false;
+  const pages = v.pages;
   return (
-    typeof page === 'object' &&
-    page !== null &&
-    typeof page.pages === 'object' &&
-    page.pages !== null &&
-    ['current_page', 'page_size', 'total_size'].every((f) => int(page.pages![f])) &&
-    Array.isArray(page.access_tokens) &&
-    page.access_tokens.every((t: unknown) => {
-      const token = t as Record<string, unknown> | null;
-      return (
-        typeof token === 'object' &&
-        token !== null &&
-        ['token_id', 'name', 'description', 'created_at'].every((f) => str(token[f])) &&
+    isRecord(pages) &&
+    ['current_page', 'page_size', 'total_size'].every((f) => Number.isInteger(pages[f])) &&
+    isListOf(
+      v.access_tokens,
+      (token) =>
+        hasStrings(token, ['token_id', 'name', 'description', 'created_at']) &&
         Array.isArray(token.token_scopes) &&
-        token.token_scopes.every(str) &&
-        (token.expires_at === null || str(token.expires_at)) &&
-        (token.last_used_at === null || str(token.last_used_at)) &&
+        token.token_scopes.every((s: unknown) => typeof s === 'string') &&
+        isStringOrNull(token.expires_at) &&
+        isStringOrNull(token.last_used_at) &&
         typeof token.expired === 'boolean' &&
-        token.token === undefined
-      );
-    })
+        token.token === undefined,
+    )
   );
 }

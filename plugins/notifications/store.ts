@@ -6,6 +6,7 @@ import type { StoreCore, StoreFactory } from '../../src/core/stores/root';
 import { inboxApi, type InboxApi } from './api';
 import type { InboxChanged, InboxCounts, InboxMessage } from './contract';
 import { INBOX_BATCH_MAX, INBOX_PAGE_SIZE_DEFAULT, type InboxApp, type InboxTab } from './limits';
+import { isListOf, isRecord } from '../../src/core/shape';
 
 /** Service error codes the page explains in its own catalogue (the UI language may differ from the service's). */
 export const INBOX_ERROR_MESSAGES: Readonly<Record<string, string>> = {
@@ -400,22 +401,11 @@ const isCount = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
 
 /** Counts as the service answers them (what the page brought is checked before the bell trusts it). */
 export function isInboxCounts(v: unknown): v is InboxCounts {
-  if (typeof v !== 'object' || v === null) return false;
-  const c = v as Record<string, unknown>;
   return (
-    isCount(c.unread) &&
-    isCount(c.total) &&
-    Array.isArray(c.apps) &&
-    c.apps.every((a: unknown) => {
-      const app = a as Record<string, unknown> | null;
-      return (
-        typeof app === 'object' &&
-        app !== null &&
-        typeof app.app === 'string' &&
-        isCount(app.unread) &&
-        isCount(app.total)
-      );
-    })
+    isRecord(v) &&
+    isCount(v.unread) &&
+    isCount(v.total) &&
+    isListOf(v.apps, (app) => typeof app.app === 'string' && isCount(app.unread) && isCount(app.total))
   );
 }
 

@@ -4,6 +4,7 @@ import { annotate, ResourceStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import { packagesCredentialApi } from './api';
 import type { PackagesUserInfo } from './contract';
+import { isRecord, isStringOrNull } from '../../src/core/shape';
 
 /** The artifact-repository credential and its reset. */
 export class PackagesCredentialStore extends ResourceStore<PackagesUserInfo | null> {
@@ -63,13 +64,11 @@ export default createPackagesCredentialStore;
 
 /** The account as the service answers it (what the page brought is checked before the page shows it). */
 export function isUserInfo(v: unknown): v is PackagesUserInfo {
-  const info = v as Record<string, unknown> | null;
   return (
-    typeof info === 'object' &&
-    info !== null &&
-    Object.keys(info).length === 3 &&
-    typeof info.username === 'string' &&
-    typeof info.has_password === 'boolean' &&
-    (info.effective_at === null || typeof info.effective_at === 'string')
+    isRecord(v) &&
+    Object.keys(v).length === 3 &&
+    typeof v.username === 'string' &&
+    typeof v.has_password === 'boolean' &&
+    isStringOrNull(v.effective_at)
   );
 }

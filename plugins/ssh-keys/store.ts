@@ -4,6 +4,7 @@ import { annotate, ResourceStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import { sshKeysApi } from './api';
 import type { SshKey, SshKeyCreateBody, SshKeyUpdateBody } from './contract';
+import { hasStrings, isListOf, isStringOrNull } from '../../src/core/shape';
 
 /** Service error codes the page explains in its own catalogue (the UI language may differ from the service's). */
 export const SSH_KEY_ERROR_MESSAGES: Readonly<Record<string, string>> = {
@@ -85,20 +86,13 @@ const createSshKeysStore: StoreFactory<SshKeysStore> = (core) => {
 
 /** A list as the service answers it (what the page brought is checked before the page shows it). */
 export function isKeyList(v: unknown): v is SshKey[] {
-  const str = (x: unknown) => typeof x === 'string';
-  return (
-    Array.isArray(v) &&
-    v.every((k: unknown) => {
-      const key = k as Record<string, unknown> | null;
-      return (
-        typeof key === 'object' &&
-        key !== null &&
-        ['id', 'name', 'key', 'key_type', 'fingerprint', 'scope', 'created_at'].every((f) => str(key[f])) &&
-        (key.expires_at === null || str(key.expires_at)) &&
-        (key.last_used_at === null || str(key.last_used_at)) &&
-        typeof key.expired === 'boolean'
-      );
-    })
+  return isListOf(
+    v,
+    (key) =>
+      hasStrings(key, ['id', 'name', 'key', 'key_type', 'fingerprint', 'scope', 'created_at']) &&
+      isStringOrNull(key.expires_at) &&
+      isStringOrNull(key.last_used_at) &&
+      typeof key.expired === 'boolean',
   );
 }
 export default createSshKeysStore;

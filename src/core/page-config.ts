@@ -1,5 +1,6 @@
 import type { PageBootstrap, PageConfig as ServedPageConfig } from '../../schemas/page-config';
 import type { DirectoryKind, OAuthProvider, SignInMethods } from '../../schemas/sign-in';
+import { isRecord } from './shape';
 
 /** The id of the `<script type="application/json">` tag the service renders into every page. */
 export const PAGE_CONFIG_ELEMENT_ID = 'page-config';
@@ -45,8 +46,6 @@ export function parsePageConfig(text: string | null | undefined, nonce?: string 
   if (bootstrap) config.bootstrap = bootstrap;
   return config;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 // The known values, keyed so the compiler notices a kind or provider added to schemas/sign-in.ts (a web file takes
 // only types from there: its values would bring TypeBox into the bundle).

@@ -1,0 +1,16 @@
+// Checks of data the page did not make itself (its configuration, the pageData the service brought), field by field and
+// without a schema library: TypeBox or ajv would add their weight to every page's first scripts.
+
+/** A plain object (not null, not an array). */
+export const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** A string or null (a date the service may not have). */
+export const isStringOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
+
+/** Whether every one of `fields` of `record` is a string. */
+export const hasStrings = (record: Record<string, unknown>, fields: readonly string[]): boolean =>
+  fields.every((f) => typeof record[f] === 'string');
+
+/** An array whose every item is a plain object passing `item`. */
+export const isListOf = (v: unknown, item: (record: Record<string, unknown>) => boolean): boolean =>
+  Array.isArray(v) && v.every((x: unknown) => isRecord(x) && item(x));
