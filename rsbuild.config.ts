@@ -12,6 +12,7 @@ import {
 import { localeTag } from './schemas/locale';
 import { writeEditionStyleSheets } from './scripts/lib/antd-styles';
 import { PageChunksPlugin } from './scripts/lib/page-chunks';
+import { SERVER_RENDERER_NAME, SERVER_RENDERER_SUFFIX, serverRendererDir } from './schemas/server-renderer';
 import { editionTheme } from './src/app/theme';
 
 // One rsbuild run, one environment per edition manifest found in editions/ (narrowed by EDITIONS=a,b).
@@ -36,18 +37,32 @@ for (const m of editions) {
     editionTheme(m.brand.color),
     included,
   );
+  const source = { define: { __EDITION__: JSON.stringify(web) } };
+  const resolve = {
+    alias: {
+      '@edition-plugins': writePluginList(m, paths, included, sheets.plugins),
+      '@antd-styles/core$': sheets.core,
+      '@antd-styles/date-picker$': sheets.lazy['date-picker'] ?? EMPTY_SHEET,
+    },
+  };
+  // The service's renderer of the first screen (src/app/server.tsx): the same app for node, one file, beside the
+  // served folder (never served itself).
+  environments[`${m.id}${SERVER_RENDERER_SUFFIX}`] = {
+    source: { ...source, entry: { [SERVER_RENDERER_NAME]: './src/app/server.tsx' } },
+    resolve,
+    output: {
+      target: 'node',
+      distPath: { root: serverRendererDir(paths.distDir, m.id) },
+      filename: { js: '[name].js' },
+      manifest: false,
+      minify: false,
+    },
+    performance: { chunkSplit: { strategy: 'all-in-one' } },
+    tools: { rspack: { plugins: [new rspack.optimize.LimitChunkCountPlugin({ maxChunks: 1 })] } },
+  };
   environments[m.id] = {
-    source: {
-      entry: { index: './src/app/main.tsx' },
-      define: { __EDITION__: JSON.stringify(web) },
-    },
-    resolve: {
-      alias: {
-        '@edition-plugins': writePluginList(m, paths, included, sheets.plugins),
-        '@antd-styles/core$': sheets.core,
-        '@antd-styles/date-picker$': sheets.lazy['date-picker'] ?? EMPTY_SHEET,
-      },
-    },
+    source: { ...source, entry: { index: './src/app/main.tsx' } },
+    resolve,
     output: {
       distPath: { root: path.join(paths.distDir, m.id) },
       copy: referencedAssets(m).map((rel) => ({

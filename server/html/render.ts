@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { PageConfig } from '../../schemas/page-config';
+import { lateScriptLoader, STYLE_SHEET_ID, type FirstScreenParts } from './first-screen';
 
 /** The page configuration's one definition is the wire schema, shared with the web app. */
 export type { PageConfig } from '../../schemas/page-config';
@@ -29,14 +30,29 @@ const ENTRY_SCRIPT_RE = /<script\b[^>]*\bsrc="[^"]*\/index\.[0-9a-f]+\.js"[^>]*>
 
 const attr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
+/** A script tag the build or the service wrote: deferred, from this origin, with the nonce placeholder. */
+const DEFER_SCRIPT_RE = /<script defer src="([^"]+)" nonce="CSP_NONCE_PLACEHOLDER"><\/script>/g;
+
+const EMPTY_CONTAINER = '<div id="container"></div>';
+
 /**
  * Fills the built index.html: page configuration into its script tag, the page's lazy files (`chunks`, from
  * page-chunks.json) before the entry script, and one nonce everywhere the placeholder is. The lazy scripts are
  * `defer` like the entry: they run first and only register their modules, so the app finds them loaded instead of
  * adding a script element per chunk. Stylesheets are preloaded, not linked: a linked one would hold the first paint
  * until it arrived, while the app adds it (from the cache) when the page that needs it renders, and waits for it.
+ *
+ * With a `firstScreen` (server/html/first-screen.ts) the page is painted from the HTML: it goes into the container,
+ * its styles into a nonce'd sheet, the page's stylesheets are linked (the screen needs them), and the scripts load
+ * once it is painted, from a small inline loader.
  */
-export function renderIndexHtml(template: string, config: PageConfig, nonce: string, chunks: string[] = []): string {
+export function renderIndexHtml(
+  template: string,
+  config: PageConfig,
+  nonce: string,
+  chunks: string[] = [],
+  firstScreen?: FirstScreenParts,
+): string {
   let html = template.replace(PAGE_CONFIG_RE, (_m, attrs: string) => {
     const withNonce = /\bnonce=/.test(attrs) ? attrs : `${attrs} nonce="${NONCE_PLACEHOLDER}"`;
     // A function replacement keeps `$` sequences in the JSON literal.
@@ -46,11 +62,28 @@ export function renderIndexHtml(template: string, config: PageConfig, nonce: str
     const tags = chunks
       .map((f) =>
         f.endsWith('.css')
-          ? `<link rel="preload" as="style" href="${attr(f)}">`
+          ? firstScreen
+            ? `<link rel="stylesheet" href="${attr(f)}">`
+            : `<link rel="preload" as="style" href="${attr(f)}">`
           : `<script defer src="${attr(f)}" nonce="${NONCE_PLACEHOLDER}"></script>`,
       )
       .join('');
     html = html.replace(ENTRY_SCRIPT_RE, (entry) => tags + entry);
+  }
+  if (firstScreen && html.includes(EMPTY_CONTAINER)) {
+    const scripts: string[] = [];
+    html = html.replace(DEFER_SCRIPT_RE, (_m, src: string) => {
+      scripts.push(src.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&'));
+      return '';
+    });
+    html = html
+      .replace(EMPTY_CONTAINER, () => `<div id="container">${firstScreen.body}</div>`)
+      .replace(
+        '</head>',
+        () =>
+          `${firstScreen.hints}<style id="${STYLE_SHEET_ID}" nonce="${NONCE_PLACEHOLDER}">${firstScreen.css}</style></head>`,
+      )
+      .replace('</body>', () => `<script nonce="${NONCE_PLACEHOLDER}">${lateScriptLoader(scripts)}</script></body>`);
   }
   html = html.split(NONCE_PLACEHOLDER).join(nonce);
   return html;

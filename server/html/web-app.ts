@@ -9,6 +9,7 @@ import { newNonce, renderIndexHtml, type PageConfig } from './render';
 import { CatalogueCache, pageBootstrap } from './bootstrap';
 import { FileCache } from './file-cache';
 import { pageChunkFiles } from './page-chunks';
+import { FirstScreenRenderer, rendersFirstScreen, splitFirstScreen } from './first-screen';
 import type { PageChunks } from '../../schemas/page-chunks';
 
 /** Client-side routes answered with index.html (history fallback). */
@@ -36,6 +37,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   const templates = new FileCache((html) => html);
   const pageChunkLists = new FileCache((text) => JSON.parse(text) as PageChunks);
   const pageChunksFile = path.join(root, 'page-chunks.json');
+  const firstScreens = new FirstScreenRenderer(ctx.config.distDir, ctx.config.edition);
 
   if (fs.existsSync(root)) {
     await app.register(fastifyStatic, {
@@ -83,11 +85,17 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
       // The first render needs no call: catalogue, user, organisation and apps come with the page.
       bootstrap,
     };
+    // The sign-in pages come painted: the app hydrates what the build's renderer made of this same configuration.
+    const screen = rendersFirstScreen(pathname)
+      ? await firstScreens.render(req.url, { ...config, nonce }, (err) =>
+          req.log.warn({ err }, 'first screen not rendered'),
+        )
+      : undefined;
     return reply
       .header('content-security-policy', pageCsp(nonce))
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(renderIndexHtml(template, config, nonce, chunks));
+      .send(renderIndexHtml(template, config, nonce, chunks, screen === undefined ? undefined : splitFirstScreen(screen)));
   };
 
   const htmlSchema = { hide: true } as const;

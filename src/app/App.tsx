@@ -1,11 +1,12 @@
 import type { Locale as AntdLocale } from 'antd/es/locale';
 import { observer } from 'mobx-react-lite';
-import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { createIntl, IntlProvider } from 'react-intl';
 import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { settingsSectionKey } from '../../schemas/page-paths';
 import { AccessContext } from '../core/access';
 import { localeTag } from '../core/i18n/locale';
+import { PageConfigContext, type PageConfig } from '../core/page-config';
 import { RegistryContext, type MessageCatalogue, type PluginRoute, type Registry } from '../core/plugin';
 import { StoresProvider, type RootStore } from '../core/stores/root';
 import { RouteGuard } from '../shell/RouteGuard';
@@ -22,23 +23,19 @@ const FramedPage = lazy(loadFramedPage);
 
 /**
  * Starts loading the code of the page at `pathname` (its frame and its section or route) before React renders, so
- * those chunks arrive in parallel with the rest of the start-up instead of one after another. Errors are left to
- * the lazy components, which ask for the same chunks again and show their own fallback.
+ * those chunks arrive in parallel with the rest of the start-up instead of one after another; settles once they
+ * are there (a server-rendered page hydrates then). Errors are left to the lazy components, which ask for the same
+ * chunks again and show their own fallback.
  */
-export function preloadRoute(registry: Registry, pathname: string): void {
-  const quiet = (p: Promise<unknown> | undefined) => void p?.catch(() => {});
+export function preloadRoute(registry: Registry, pathname: string): Promise<unknown> {
+  const quiet = (p: Promise<unknown> | undefined) => p?.catch(() => {});
   // The service names the same files in the page (server/html/page-chunks.ts, by these rules); this covers a
   // build without page-chunks.json and whatever the page did not name.
   const key = settingsSectionKey(pathname);
-  if (key !== undefined) {
-    quiet(loadSettingsShell());
-    quiet(registry.section(key)?.load());
-    return;
-  }
+  if (key !== undefined) return Promise.all([quiet(loadSettingsShell()), quiet(registry.section(key)?.load())]);
   const route = registry.routes.find((r) => matchPath(r.path, pathname));
-  if (!route) return;
-  quiet(route.load());
-  if (route.frame !== 'bare') quiet(loadFramedPage());
+  if (!route) return Promise.resolve();
+  return Promise.all([quiet(route.load()), route.frame !== 'bare' && quiet(loadFramedPage())]);
 }
 const UsersErrorsPage = lazy(() => import(/* webpackChunkName: "shell-errors" */ '../shell/ErrorRoutes'));
 
@@ -90,21 +87,19 @@ const ANTD_LOCALES = {
 };
 
 /**
- * Starts loading antd's texts of `locale` before the first render (start.tsx): the app renders nothing until they
- * are there, so asking for them from its effect would add a round trip before the page.
- */
-export function preloadAntdLocale(locale: 'zh_CN' | 'en_US'): void {
-  ANTD_LOCALES[locale]().catch(() => {}); // useAntdLocale asks again and handles a failure
-}
-
-/**
  * antd's texts in the app locale. `ready` turns true once the first ones settled (arrived, or failed: antd's English
  * defaults then); the app waits for it, so antd's components do not render twice at start-up (every one of them
  * would render again when the texts arrived). A switch keeps the previous texts until the new ones arrive.
  */
-function useAntdLocale(locale: 'zh_CN' | 'en_US'): { texts?: AntdLocale; ready: boolean } {
-  const [state, setState] = useState<{ texts?: AntdLocale; ready: boolean }>({ ready: false });
+function useAntdLocale(
+  locale: 'zh_CN' | 'en_US',
+  initial?: AntdLocaleTexts,
+): { texts?: AntdLocale; ready: boolean } {
+  const [state, setState] = useState<{ texts?: AntdLocale; ready: boolean }>(() =>
+    initial?.locale === locale ? { texts: initial.texts, ready: true } : { ready: false },
+  );
   useEffect(() => {
+    if (state.ready && state.texts === initial?.texts && initial?.locale === locale) return;
     let live = true;
     ANTD_LOCALES[locale]()
       .then((m) => live && setState({ texts: m.default, ready: true }))
@@ -112,8 +107,23 @@ function useAntdLocale(locale: 'zh_CN' | 'en_US'): { texts?: AntdLocale; ready: 
     return () => {
       live = false;
     };
+    // `state` and `initial` are read only to skip the texts the page started with; they are no reason to load.
   }, [locale]);
   return state;
+}
+
+/** antd's texts of one language, loaded before the app renders (a server-rendered page hydrates with them). */
+export interface AntdLocaleTexts {
+  locale: 'zh_CN' | 'en_US';
+  texts: AntdLocale;
+}
+
+/**
+ * Loads antd's texts of `locale`. start.tsx asks before the first render: the app renders nothing until they are
+ * there (a server-rendered page hydrates with them), so asking from its effect would add a round trip.
+ */
+export async function loadAntdLocale(locale: 'zh_CN' | 'en_US'): Promise<AntdLocaleTexts> {
+  return { locale, texts: (await ANTD_LOCALES[locale]()).default };
 }
 
 /** Shown when not even the texts could be loaded (offline): both languages, plain HTML, a reload button. */
@@ -135,14 +145,26 @@ function PageViews({ stores }: { stores: RootStore }) {
   return null;
 }
 
+/** Calls `onDone` once, after the commit of the Suspense boundary it sits in (the page's, below). */
+function Committed({ onDone }: { onDone?: () => void }) {
+  useEffect(() => onDone?.(), [onDone]);
+  return null;
+}
+
 /** Props of the root component. */
 export interface AppProps {
   registry: Registry;
   stores: RootStore;
-  /** CSP nonce for antd's injected styles (from the page configuration). */
-  nonce?: string;
+  /** The page configuration (the document's in the browser, the request's on the server). */
+  config: PageConfig;
   /** The catalogue the service put in the page, shown without a request. */
   initialMessages?: LoadedMessages;
+  /** antd's texts already loaded: the first render shows the page instead of waiting for them (hydration needs that). */
+  initialAntdLocale?: AntdLocaleTexts;
+  /** The router the routes sit in: the browser's by default; the server renders one location. */
+  Router?: ComponentType<{ children: ReactNode }>;
+  /** Called once the page's content committed: with a server-rendered page, once it is hydrated. */
+  onPageCommitted?: () => void;
 }
 
 /** A plugin route as an element: lazy page, its `auth` check, and the product frame unless `bare`. */
@@ -156,12 +178,20 @@ function routeElement(route: PluginRoute, Page: ComponentType) {
 }
 
 /** Root: stores, locale, theme from the brand colour, and every route of the product. */
-export const App = observer(function App({ registry, stores, nonce, initialMessages }: AppProps) {
+export const App = observer(function App({
+  registry,
+  stores,
+  config,
+  initialMessages,
+  initialAntdLocale,
+  Router = BrowserRouter,
+  onPageCommitted,
+}: AppProps) {
   const { session } = stores;
   const locale = session.locale;
   const { loaded, failed } = useMessages(registry, locale, initialMessages);
   const messages = loaded?.messages;
-  const antdLocale = useAntdLocale(locale);
+  const antdLocale = useAntdLocale(locale, initialAntdLocale);
   const pages = useMemo(() => registry.routes.map((r) => [r, lazy(r.load)] as const), [registry]);
   useEffect(() => {
     // dayjs and its Chinese locale load on demand; pages that format dates load after the messages anyway.
@@ -197,12 +227,13 @@ export const App = observer(function App({ registry, stores, nonce, initialMessa
       defaultLocale={localeTag('zh_CN')}
     >
       <Suspense fallback={null}>
-        <AntdRoot locale={antdLocale.texts} nonce={nonce}>
+        <AntdRoot locale={antdLocale.texts} nonce={config.nonce}>
+          <PageConfigContext.Provider value={config}>
           <RegistryContext.Provider value={registry}>
             <StoresProvider value={stores}>
               <AccessContext.Provider value={session.access}>
                 <ErrorBoundary variant="page" onError={(error) => stores.tracker.error(error)}>
-                  <BrowserRouter>
+                  <Router>
                     <PageViews stores={stores} />
                     <Suspense fallback={null}>
                       <Routes>
@@ -215,12 +246,14 @@ export const App = observer(function App({ registry, stores, nonce, initialMessa
                         ))}
                         <Route path="*" element={<NotFoundPage />} />
                       </Routes>
+                      <Committed onDone={onPageCommitted} />
                     </Suspense>
-                  </BrowserRouter>
+                  </Router>
                 </ErrorBoundary>
               </AccessContext.Provider>
             </StoresProvider>
           </RegistryContext.Provider>
+          </PageConfigContext.Provider>
         </AntdRoot>
       </Suspense>
     </IntlProvider>

@@ -1,12 +1,13 @@
 import { editionPlugins } from '@edition-plugins';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { edition } from '../core/edition';
 import { localeTag, resolveLocale } from '../core/i18n/locale';
 import { readPageConfig } from '../core/page-config';
 import { createRegistry, type MessageCatalogue } from '../core/plugin';
 import { configureRequestClient, defaultShowServerError } from '../core/request';
 import { createRootStore } from '../core/stores/root';
-import { App, loadAntdRoot, preloadAntdLocale, preloadRoute } from './App';
+import { App, loadAntdLocale, loadAntdRoot, preloadRoute } from './App';
+import { completeHandover, restoreFirstScreenStyles } from './handover';
 import { startAppTracking } from './tracking';
 
 /** The app's start-up: stores, the route's code and antd's texts on their way, then the first render. */
@@ -30,17 +31,45 @@ export function start(): void {
   document.documentElement.lang = localeTag(locale, 'html');
   const boot = config.bootstrap;
   // The route's code and antd's texts start loading now, alongside the rest of the start-up, not after the first render.
-  preloadRoute(registry, window.location.pathname);
-  preloadAntdLocale(locale);
+  const routeReady = preloadRoute(registry, window.location.pathname);
+  const antdLocale = loadAntdLocale(locale);
+  antdLocale.catch(() => {}); // the app asks again and handles a failure
   const stores = createRootStore(registry.stores, client, locale, (session) => startAppTracking(session, client), {
     bootstrap: boot,
   });
   const initialMessages =
     boot?.messages && boot.locale === locale ? { locale, messages: boot.messages as MessageCatalogue } : undefined;
   const container = document.getElementById('container');
-  if (container) {
+  if (!container) return;
+  if (!container.hasChildNodes()) {
     createRoot(container).render(
-      <App registry={registry} stores={stores} nonce={config.nonce} initialMessages={initialMessages} />,
+      <App registry={registry} stores={stores} config={config} initialMessages={initialMessages} />,
     );
+    return;
   }
+  // The service rendered the page (server/html/first-screen.ts): once antd, its texts and the page's code are here,
+  // the app hydrates it, rendering exactly what the server did, and then takes over what the visitor did meanwhile.
+  restoreFirstScreenStyles(document);
+  void Promise.all([antdReady, antdLocale, routeReady]).then(
+    ([, texts]) => {
+      hydrateRoot(
+        container,
+        <App
+          registry={registry}
+          stores={stores}
+          config={config}
+          initialMessages={initialMessages}
+          initialAntdLocale={texts}
+          onPageCommitted={() => completeHandover(container)}
+        />,
+      );
+    },
+    () => {
+      // Without antd's texts the first render cannot match the server's: render the page anew.
+      container.replaceChildren();
+      createRoot(container).render(
+        <App registry={registry} stores={stores} config={config} initialMessages={initialMessages} />,
+      );
+    },
+  );
 }

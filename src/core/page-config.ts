@@ -1,5 +1,6 @@
 import type { PageBootstrap, PageConfig as ServedPageConfig } from '../../schemas/page-config';
 import type { DirectoryKind, OAuthProvider, SignInMethods } from '../../schemas/sign-in';
+import { createContext, useContext, useState } from 'react';
 import { isRecord } from './shape';
 
 /** The id of the `<script type="application/json">` tag the service renders into every page. */
@@ -106,4 +107,17 @@ export function readPageConfig(
   // `nonce` is hidden from getAttribute once applied in browsers; the property keeps it.
   const nonce = el ? (el as HTMLElement).nonce || el.getAttribute('nonce') : undefined;
   return parsePageConfig(el?.textContent, nonce);
+}
+
+/**
+ * The page configuration a render is for, when it is not the document's: the server renders a page for a request's
+ * configuration, where there is no document to read. Below no provider, the document's is read.
+ */
+export const PageConfigContext = createContext<PageConfig | null>(null);
+
+/** The page configuration, read once per component (it does not change while the page shows). */
+export function usePageConfig(): PageConfig {
+  const given = useContext(PageConfigContext);
+  const [config] = useState(() => given ?? readPageConfig());
+  return config;
 }

@@ -1,5 +1,6 @@
-import { Button, Form, Input, Typography } from 'antd';
+import { Button, Form, Input, Typography, type InputRef } from 'antd';
 import { observer } from 'mobx-react-lite';
+import { useEffect, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { SliderCaptcha } from '../../../src/core/captcha/SliderCaptcha';
 import { useStore } from '../../../src/core/stores/root';
@@ -28,6 +29,13 @@ export const CredentialsForm = observer(function CredentialsForm({
 }: CredentialsFormProps) {
   const login = useStore('login');
   const intl = useIntl();
+  const account = useRef<InputRef>(null);
+  useEffect(() => {
+    // After the first paint, not inside it (a focus makes the browser lay the page out there and then), and only
+    // when the visitor has not put the focus anywhere yet.
+    const active = document.activeElement;
+    if (autoFocus && (!active || active === document.body)) account.current?.focus();
+  }, [autoFocus]);
   return (
     <Form
       name={directory}
@@ -42,7 +50,13 @@ export const CredentialsForm = observer(function CredentialsForm({
         label={<FormattedMessage id={directory ? DIRECTORY_LABEL_IDS[directory].account : 'login.username'} />}
         rules={[{ required: true, whitespace: true, message: intl.formatMessage({ id: 'login.username.required' }) }]}
       >
-        <Input autoComplete="username" autoFocus={autoFocus} maxLength={256} />
+        {/* The server-rendered page carries `autofocus`, so the browser focuses the field before the app is there. */}
+        <Input
+          ref={account}
+          autoComplete="username"
+          autoFocus={autoFocus && typeof window === 'undefined'}
+          maxLength={256}
+        />
       </Form.Item>
       <Form.Item
         name="password"

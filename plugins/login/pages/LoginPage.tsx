@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
 import { edition } from '../../../src/core/edition';
-import { readPageConfig } from '../../../src/core/page-config';
+import { usePageConfig } from '../../../src/core/page-config';
 import { failureText } from '../../../src/core/stores/failure';
 import { useStore, useStores } from '../../../src/core/stores/root';
 import { BrandCard } from '../../../src/core/ui/BrandCard';
@@ -43,7 +43,7 @@ const LoginPage = observer(function LoginPage() {
   const intl = useIntl();
   const [params] = useSearchParams();
   // The service says per page which methods it offers; read once, it does not change while the page shows.
-  const [signIn] = useState(() => readPageConfig().signIn);
+  const { signIn } = usePageConfig();
   const directories = signIn?.directories ?? [];
   const bindAsked = params.get('bind') === '1';
   // Once a tab was chosen, keyboard focus stays on the tab bar instead of jumping into the form.

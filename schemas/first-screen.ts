@@ -1,0 +1,17 @@
+// What the service's server-rendered first screen (server/html/first-screen.ts) and the browser that takes it over
+// (src/app/handover.ts) agree on. Plain constants: both sides import them.
+
+/**
+ * A server-rendered element's inline style, moved out of the HTML: the page CSP blocks `style` attributes, so each
+ * distinct style becomes a rule of a nonce'd sheet, keyed by this attribute's value.
+ */
+export const STYLE_KEY_ATTR = 'data-fs-style';
+
+/** The id of that sheet. */
+export const STYLE_SHEET_ID = 'first-screen-styles';
+
+/** Set on `#container` once the app took the server's first screen over (hydrated it). */
+export const HYDRATED_ATTR = 'data-hydrated';
+
+/** Set on a form submitted before the app took over; the app submits it again once it has. */
+export const SUBMIT_PENDING_ATTR = 'data-submit-pending';

@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { STYLE_KEY_ATTR, STYLE_SHEET_ID, SUBMIT_PENDING_ATTR, HYDRATED_ATTR } from '../../schemas/first-screen';
+import { serverRendererFile } from '../../schemas/server-renderer';
+import type { PageConfig } from './render';
+
+// A page's first screen rendered by the service: the build's renderer (src/app/server.tsx) turns the request's page
+// configuration into the HTML of `#container`, which a phone paints as soon as the document and the stylesheet are
+// there, before any script. The app then hydrates it (src/app/start.tsx) instead of rendering it again.
+
+/** The pages whose first screen the service renders: the sign-in pages (no shell, the same for everybody). */
+const FIRST_SCREEN_PAGES = ['/users/login', '/sso/login'];
+
+/** Whether the service renders the first screen of `pathname`. */
+export function rendersFirstScreen(pathname: string): boolean {
+  return FIRST_SCREEN_PAGES.includes(pathname.replace(/\/+$/, ''));
+}
+
+/** How long a render may take before the page goes out without it (the app then renders it, as before). */
+export const FIRST_SCREEN_TIMEOUT_MS = 1000;
+
+/** The page configuration as the app reads it: what the page carries, and the nonce of the tag it is in. */
+export type RenderedConfig = PageConfig & { nonce?: string };
+
+/** The renderer module's one function (src/app/server.tsx `renderPage`). */
+type RenderPage = (input: { url: string; config: RenderedConfig; signal?: AbortSignal }) => Promise<string>;
+
+const requireFile = createRequire(import.meta.url);
+
+/** The edition's renderer, loaded on first use and again after a rebuild; none when the build has no renderer. */
+export class FirstScreenRenderer {
+  private loaded: { mtimeMs: number; render: RenderPage } | undefined;
+  private readonly file: string;
+
+  constructor(distDir: string, edition: string) {
+    this.file = serverRendererFile(distDir, edition);
+  }
+
+  private module(): RenderPage | undefined {
+    let mtimeMs: number;
+    try {
+      mtimeMs = fs.statSync(this.file).mtimeMs;
+    } catch {
+      return undefined;
+    }
+    if (this.loaded?.mtimeMs !== mtimeMs) {
+      delete requireFile.cache[this.file];
+      const render = (requireFile(this.file) as { renderPage?: RenderPage }).renderPage;
+      if (typeof render !== 'function') return undefined;
+      this.loaded = { mtimeMs, render };
+    }
+    return this.loaded.render;
+  }
+
+  /** The first screen of `url` for `config`, or undefined: no renderer built, it failed, or it took too long. */
+  async render(
+    url: string,
+    config: RenderedConfig,
+    log: (err: unknown) => void,
+    timeoutMs = FIRST_SCREEN_TIMEOUT_MS,
+  ): Promise<string | undefined> {
+    try {
+      const render = this.module();
+      if (!render) return undefined;
+      return await render({ url, config, signal: AbortSignal.timeout(timeoutMs) });
+    } catch (err) {
+      log(err);
+      return undefined;
+    }
+  }
+}
+
+/** The parts of a rendered first screen as the page carries them. */
+export interface FirstScreenParts {
+  /** The container's content, without style attributes. */
+  body: string;
+  /** The sheet that holds those styles, one rule per distinct style. */
+  css: string;
+  /** Resource hints React put before the content (`<link rel="preload">` of an image): they belong in the head. */
+  hints: string;
+}
+
+const decodeAttr = (v: string) =>
+  v
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/**
+ * Splits a rendered first screen for a page under a CSP without `'unsafe-inline'` styles: every `style="…"` becomes
+ * `data-fs-style="n"` and a rule of the page's nonce'd sheet. The rules are `!important`, as an inline style wins
+ * over the stylesheets' rules; the app moves them back into the elements' style before it hydrates.
+ */
+export function splitFirstScreen(html: string): FirstScreenParts {
+  let hints = '';
+  const body0 = html.replace(/^(?:<link\b[^>]*>)+/, (links) => {
+    hints = links;
+    return '';
+  });
+  const keys = new Map<string, number>();
+  // React writes attribute values with `"` escaped, and escapes `"` in text as well: ` style="` is only ever an attribute.
+  const body = body0.replace(/ style="([^"]*)"/g, (_m, value: string) => {
+    let key = keys.get(value);
+    if (key === undefined) keys.set(value, (key = keys.size));
+    return ` ${STYLE_KEY_ATTR}="${key}"`;
+  });
+  const css = [...keys]
+    .map(([value, key]) => {
+      const declarations = decodeAttr(value)
+        .split(';')
+        .map((d) => d.trim())
+        .filter(Boolean)
+        .map((d) => `${d} !important`)
+        .join(';');
+      return `[${STYLE_KEY_ATTR}="${key}"]{${declarations}}`;
+    })
+    .join('')
+    // Nothing in a rule may end the <style> element.
+    .replace(/</g, '\\3c ');
+  return { body, css, hints };
+}
+
+/**
+ * The inline script of a page with a first screen: it loads the page's scripts once that screen is painted (they
+ * would otherwise hold the first paint on a slow phone), and holds any form submitted before the app took over
+ * (a plain submit would send the password in the URL) until the app submits it again.
+ */
+export function lateScriptLoader(scripts: string[]): string {
+  return `(function(){var d=document,s=${JSON.stringify(scripts).replace(/</g, '\\u003c')},n=d.currentScript.nonce,done=0;
+d.addEventListener('submit',function(e){var c=d.getElementById('container');if(c&&!c.hasAttribute('${HYDRATED_ATTR}')){e.preventDefault();e.target.setAttribute('${SUBMIT_PENDING_ATTR}','')}},true);
+function go(){if(done)return;done=1;for(var i=0;i<s.length;i++){var e=d.createElement('script');e.src=s[i];e.async=false;e.nonce=n;d.head.appendChild(e)}}
+if(d.visibilityState==='hidden')return go();
+try{new PerformanceObserver(function(l){if(l.getEntriesByName('first-contentful-paint').length)setTimeout(go,0)}).observe({type:'paint',buffered:true})}catch(e){}
+setTimeout(go,2000)})();`;
+}
+
+export { STYLE_SHEET_ID };

@@ -1,0 +1,51 @@
+// The browser's side of a server-rendered first screen (server/html/first-screen.ts): before hydration, the styles the
+// service moved into a sheet go back on their elements; after it, what the visitor did before the app was there
+// (typed into a field, submitted a form) reaches the app.
+import { HYDRATED_ATTR, STYLE_KEY_ATTR, STYLE_SHEET_ID, SUBMIT_PENDING_ATTR } from '../../schemas/first-screen';
+
+/**
+ * Moves the first screen's styles from the service's sheet into each element's own style (through the CSSOM, which
+ * the CSP allows), so the DOM is what the app renders: its later style updates then replace them as they would
+ * inline styles.
+ */
+export function restoreFirstScreenStyles(doc: Document): void {
+  const sheet = (doc.getElementById(STYLE_SHEET_ID) as HTMLStyleElement | null)?.sheet;
+  const byKey = new Map<string, CSSStyleDeclaration>();
+  for (const rule of Array.from(sheet?.cssRules ?? [])) {
+    const key = rule instanceof CSSStyleRule ? /"(\d+)"\]$/.exec(rule.selectorText)?.[1] : undefined;
+    if (key !== undefined) byKey.set(key, (rule as CSSStyleRule).style);
+  }
+  for (const el of Array.from(doc.querySelectorAll<HTMLElement>(`[${STYLE_KEY_ATTR}]`))) {
+    const style = byKey.get(el.getAttribute(STYLE_KEY_ATTR) ?? '');
+    if (style) for (const name of Array.from(style)) el.style.setProperty(name, style.getPropertyValue(name));
+    el.removeAttribute(STYLE_KEY_ATTR);
+  }
+}
+
+const nativeValue = (el: HTMLInputElement | HTMLTextAreaElement) =>
+  Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el) as object, 'value')?.set;
+
+/**
+ * Hands the first screen over to the hydrated app: text typed into its fields before the app was there reaches the
+ * app's form state (an input event the app sees as a change), then a form submitted meanwhile is submitted again.
+ */
+export function completeHandover(container: HTMLElement): void {
+  if (container.hasAttribute(HYDRATED_ATTR)) return;
+  for (const el of Array.from(container.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea'))) {
+    if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) continue;
+    const typed = el.value;
+    if (typed === el.defaultValue) continue;
+    const setNative = nativeValue(el);
+    if (!setNative) continue;
+    // React tracks a field's last value through its own `value` property: through it the field reads as empty, then
+    // the typed text is put back past it, so the input event is a change.
+    el.value = '';
+    setNative.call(el, typed);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+  container.setAttribute(HYDRATED_ATTR, '');
+  for (const form of Array.from(container.querySelectorAll<HTMLFormElement>(`form[${SUBMIT_PENDING_ATTR}]`))) {
+    form.removeAttribute(SUBMIT_PENDING_ATTR);
+    form.requestSubmit();
+  }
+}

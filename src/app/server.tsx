@@ -1,0 +1,76 @@
+// The server's renderer of a page's first screen (built per edition for node, rsbuild.config.ts; called by the service,
+// server/html/server-render.ts). It renders the same App the browser hydrates, for one request's page configuration:
+// same stores, catalogue and antd texts, so the browser's first render matches it node for node.
+import { editionPlugins } from '@edition-plugins';
+import { enableStaticRendering } from 'mobx-react-lite';
+import type { ReactNode } from 'react';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { StaticRouter } from 'react-router';
+import { edition } from '../core/edition';
+import type { PageConfig } from '../core/page-config';
+import { createRegistry, type MessageCatalogue } from '../core/plugin';
+import { createRequestClient, requestOptionsFromPageConfig } from '../core/request';
+import { createRootStore } from '../core/stores/root';
+import type { Tracker } from '../core/tracking';
+import { App, loadAntdLocale } from './App';
+
+// Observers render once and subscribe to nothing: the server keeps no reaction alive after a page.
+enableStaticRendering(true);
+
+const registry = createRegistry(editionPlugins);
+
+/** The server counts nothing: the browser's tracker takes over when the page starts. */
+const NO_TRACKING: Tracker = {
+  capture: () => {},
+  pageView: () => () => {},
+  error: () => {},
+  apiError: () => {},
+  flush: async () => {},
+};
+
+/** What a page's first screen is rendered from. */
+export interface RenderInput {
+  /** The requested path and query. */
+  url: string;
+  /** The page configuration the service puts in the same page (with its bootstrap: locale, catalogue, session). */
+  config: PageConfig;
+  /** Stops a render that takes too long. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The HTML of `#container`'s content for a request, rendered to the end (lazy pages and stores loaded). Throws when
+ * it cannot (no catalogue in the page config, a render error, aborted): the service then serves the empty container.
+ */
+export async function renderPage({ url, config, signal }: RenderInput): Promise<string> {
+  const boot = config.bootstrap;
+  const locale = boot?.locale ?? edition.locale.default;
+  if (!boot?.messages || boot.locale !== locale) throw new Error('the page config carries no catalogue');
+  // The request client is never called here (effects do not run on the server); the stores need one.
+  const client = createRequestClient(requestOptionsFromPageConfig(config));
+  const stores = createRootStore(registry.stores, client, locale, () => NO_TRACKING, { bootstrap: boot });
+  const antdLocale = await loadAntdLocale(locale);
+  const Router = ({ children }: { children: ReactNode }) => <StaticRouter location={url}>{children}</StaticRouter>;
+  let failure: unknown;
+  const { prelude } = await prerenderToNodeStream(
+    <App
+      registry={registry}
+      stores={stores}
+      config={config}
+      initialMessages={{ locale, messages: boot.messages as MessageCatalogue }}
+      initialAntdLocale={antdLocale}
+      Router={Router}
+    />,
+    {
+      signal,
+      onError: (error) => {
+        failure ??= error;
+      },
+    },
+  );
+  const parts: Buffer[] = [];
+  for await (const part of prelude) parts.push(part as Buffer);
+  // A component that threw rendered its error boundary's client fallback: not a first screen to serve.
+  if (failure) throw failure;
+  return Buffer.concat(parts).toString('utf8');
+}
