@@ -15,3 +15,9 @@ export const HYDRATED_ATTR = 'data-hydrated';
 
 /** Set on a form submitted before the app took over; the app submits it again once it has. */
 export const SUBMIT_PENDING_ATTR = 'data-submit-pending';
+
+/**
+ * Set on the element last clicked before the app took over (a tab, a button that is not a form's submit); the app
+ * clicks it again once it has. Links, fields and labels need no app and are left to the browser.
+ */
+export const CLICK_PENDING_ATTR = 'data-click-pending';

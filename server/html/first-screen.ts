@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { STYLE_KEY_ATTR, STYLE_SHEET_ID, SUBMIT_PENDING_ATTR, HYDRATED_ATTR } from '../../schemas/first-screen';
+import {
+  CLICK_PENDING_ATTR,
+  HYDRATED_ATTR,
+  STYLE_KEY_ATTR,
+  SUBMIT_PENDING_ATTR,
+} from '../../schemas/first-screen';
 import { serverRendererFile } from '../../schemas/server-renderer';
 import type { PageConfig } from './render';
 
@@ -123,17 +128,28 @@ export function splitFirstScreen(html: string): FirstScreenParts {
 }
 
 /**
+ * How many script elements the loader adds per task: adding one costs the browser 1-3 ms on a slow machine (it starts
+ * the request there and then), so thirty at once would be one long task.
+ */
+const SCRIPTS_PER_TASK = 1;
+
+/**
  * The inline script of a page with a first screen: it loads the page's scripts once that screen is painted (they
  * would otherwise hold the first paint on a slow phone), and holds any form submitted before the app took over
- * (a plain submit would send the password in the URL) until the app submits it again.
+ * (a plain submit would send the password in the URL) until the app submits it again; the last click on something
+ * only the app can act on (a tab, a button) is clicked again then too. Ordered (`async = false`),
+ * the scripts run in the order the page named them, whichever arrives first.
  */
 export function lateScriptLoader(scripts: string[]): string {
   return `(function(){var d=document,s=${JSON.stringify(scripts).replace(/</g, '\\u003c')},n=d.currentScript.nonce,done=0;
-d.addEventListener('submit',function(e){var c=d.getElementById('container');if(c&&!c.hasAttribute('${HYDRATED_ATTR}')){e.preventDefault();e.target.setAttribute('${SUBMIT_PENDING_ATTR}','')}},true);
-function go(){if(done)return;done=1;for(var i=0;i<s.length;i++){var e=d.createElement('script');e.src=s[i];e.async=false;e.nonce=n;d.head.appendChild(e)}}
+function held(e){var c=d.getElementById('container');return c&&!c.hasAttribute('${HYDRATED_ATTR}')&&c.contains(e.target)}
+d.addEventListener('submit',function(e){if(held(e)){e.preventDefault();e.target.setAttribute('${SUBMIT_PENDING_ATTR}','')}},true);
+d.addEventListener('click',function(e){if(!held(e)||!(e.target instanceof Element)||e.target.closest('a[href],input,label,textarea,select,[type=submit]'))return;
+var p=d.querySelector('[${CLICK_PENDING_ATTR}]');if(p)p.removeAttribute('${CLICK_PENDING_ATTR}');e.target.setAttribute('${CLICK_PENDING_ATTR}','')},true);
+function add(i){for(var j=i;j<s.length&&j<i+${SCRIPTS_PER_TASK};j++){var e=d.createElement('script');e.src=s[j];e.async=false;e.nonce=n;d.head.appendChild(e)}if(j<s.length)setTimeout(add,0,j)}
+function go(){if(done)return;done=1;add(0)}
 if(d.visibilityState==='hidden')return go();
 try{new PerformanceObserver(function(l){if(l.getEntriesByName('first-contentful-paint').length)setTimeout(go,0)}).observe({type:'paint',buffered:true})}catch(e){}
 setTimeout(go,2000)})();`;
 }
 
-export { STYLE_SHEET_ID };

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { PageConfig } from '../../schemas/page-config';
-import { lateScriptLoader, STYLE_SHEET_ID, type FirstScreenParts } from './first-screen';
+import { STYLE_SHEET_ID } from '../../schemas/first-screen';
+import { lateScriptLoader, type FirstScreenParts } from './first-screen';
 
 /** The page configuration's one definition is the wire schema, shared with the web app. */
 export type { PageConfig } from '../../schemas/page-config';
@@ -43,8 +44,8 @@ const EMPTY_CONTAINER = '<div id="container"></div>';
  * until it arrived, while the app adds it (from the cache) when the page that needs it renders, and waits for it.
  *
  * With a `firstScreen` (server/html/first-screen.ts) the page is painted from the HTML: it goes into the container,
- * its styles into a nonce'd sheet, the page's stylesheets are linked (the screen needs them), and the scripts load
- * once it is painted, from a small inline loader.
+ * its styles into a nonce'd sheet, the page's stylesheets are linked (the screen needs them), and the scripts are
+ * preloaded (they download alongside) but run only once the screen is painted: a small inline loader adds them then.
  */
 export function renderIndexHtml(
   template: string,
@@ -81,7 +82,12 @@ export function renderIndexHtml(
       .replace(
         '</head>',
         () =>
-          `${firstScreen.hints}<style id="${STYLE_SHEET_ID}" nonce="${NONCE_PLACEHOLDER}">${firstScreen.css}</style></head>`,
+          `${firstScreen.hints}<style id="${STYLE_SHEET_ID}" nonce="${NONCE_PLACEHOLDER}">${firstScreen.css}</style>` +
+          scripts
+            .filter((src) => /\/lib-react\.[0-9a-f]+\.js$/.test(src))
+            .map((src) => `<link rel="preload" as="script" href="${attr(src)}">`)
+            .join('') +
+          '</head>',
       )
       .replace('</body>', () => `<script nonce="${NONCE_PLACEHOLDER}">${lateScriptLoader(scripts)}</script></body>`);
   }

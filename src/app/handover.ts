@@ -1,7 +1,13 @@
 // The browser's side of a server-rendered first screen (server/html/first-screen.ts): before hydration, the styles the
 // service moved into a sheet go back on their elements; after it, what the visitor did before the app was there
 // (typed into a field, submitted a form) reaches the app.
-import { HYDRATED_ATTR, STYLE_KEY_ATTR, STYLE_SHEET_ID, SUBMIT_PENDING_ATTR } from '../../schemas/first-screen';
+import {
+  CLICK_PENDING_ATTR,
+  HYDRATED_ATTR,
+  STYLE_KEY_ATTR,
+  STYLE_SHEET_ID,
+  SUBMIT_PENDING_ATTR,
+} from '../../schemas/first-screen';
 
 /**
  * Moves the first screen's styles from the service's sheet into each element's own style (through the CSSOM, which
@@ -27,7 +33,8 @@ const nativeValue = (el: HTMLInputElement | HTMLTextAreaElement) =>
 
 /**
  * Hands the first screen over to the hydrated app: text typed into its fields before the app was there reaches the
- * app's form state (an input event the app sees as a change), then a form submitted meanwhile is submitted again.
+ * app's form state (an input event the app sees as a change), then a form submitted meanwhile is submitted again and
+ * the last thing clicked (a tab, a button) is clicked again.
  */
 export function completeHandover(container: HTMLElement): void {
   if (container.hasAttribute(HYDRATED_ATTR)) return;
@@ -47,5 +54,10 @@ export function completeHandover(container: HTMLElement): void {
   for (const form of Array.from(container.querySelectorAll<HTMLFormElement>(`form[${SUBMIT_PENDING_ATTR}]`))) {
     form.removeAttribute(SUBMIT_PENDING_ATTR);
     form.requestSubmit();
+  }
+  const clicked = container.querySelector<HTMLElement>(`[${CLICK_PENDING_ATTR}]`);
+  if (clicked) {
+    clicked.removeAttribute(CLICK_PENDING_ATTR);
+    clicked.click();
   }
 }
