@@ -13,8 +13,8 @@ import type { PageConfig } from './render';
 // configuration into the HTML of `#container`, which a phone paints as soon as the document and the stylesheet are
 // there, before any script. The app then hydrates it (src/app/start.tsx) instead of rendering it again.
 
-/** The pages whose first screen the service renders: the sign-in pages (no shell, the same for everybody). */
-const FIRST_SCREEN_PAGES = ['/users/login', '/sso/login'];
+/** The pages whose first screen the service renders: sign-in and password recovery (no shell, nobody signed in). */
+const FIRST_SCREEN_PAGES = ['/users/login', '/sso/login', '/users/resetpassword'];
 
 /** Whether the service renders the first screen of `pathname`. */
 export function rendersFirstScreen(pathname: string): boolean {
