@@ -32,29 +32,32 @@ type RenderPage = (input: { url: string; config: RenderedConfig; signal?: AbortS
 
 const requireFile = createRequire(import.meta.url);
 
-/** The edition's renderer, loaded on first use and again after a rebuild; none when the build has no renderer. */
+/** Loaded renderers by file, shared by every service in the process (a test run builds many): each loads once. */
+const loaded = new Map<string, { mtimeMs: number; render: RenderPage }>();
+
+/** The renderer in `file`, loaded again when the file changed (a rebuild); undefined when there is none. */
+function rendererIn(file: string): RenderPage | undefined {
+  let mtimeMs: number;
+  try {
+    mtimeMs = fs.statSync(file).mtimeMs;
+  } catch {
+    return undefined;
+  }
+  const hit = loaded.get(file);
+  if (hit?.mtimeMs === mtimeMs) return hit.render;
+  delete requireFile.cache[file];
+  const render = (requireFile(file) as { renderPage?: unknown }).renderPage;
+  if (typeof render !== 'function') return undefined;
+  loaded.set(file, { mtimeMs, render: render as RenderPage });
+  return render as RenderPage;
+}
+
+/** The edition's renderer (the build's `dist/.server/<edition>/render.js`); none when the build has no renderer. */
 export class FirstScreenRenderer {
-  private loaded: { mtimeMs: number; render: RenderPage } | undefined;
   private readonly file: string;
 
   constructor(distDir: string, edition: string) {
     this.file = serverRendererFile(distDir, edition);
-  }
-
-  private module(): RenderPage | undefined {
-    let mtimeMs: number;
-    try {
-      mtimeMs = fs.statSync(this.file).mtimeMs;
-    } catch {
-      return undefined;
-    }
-    if (this.loaded?.mtimeMs !== mtimeMs) {
-      delete requireFile.cache[this.file];
-      const render = (requireFile(this.file) as { renderPage?: RenderPage }).renderPage;
-      if (typeof render !== 'function') return undefined;
-      this.loaded = { mtimeMs, render };
-    }
-    return this.loaded.render;
   }
 
   /** The first screen of `url` for `config`, or undefined: no renderer built, it failed, or it took too long. */
@@ -65,9 +68,14 @@ export class FirstScreenRenderer {
     timeoutMs = FIRST_SCREEN_TIMEOUT_MS,
   ): Promise<string | undefined> {
     try {
-      const render = this.module();
+      const render = rendererIn(this.file);
       if (!render) return undefined;
-      return await render({ url, config, signal: AbortSignal.timeout(timeoutMs) });
+      const signal = AbortSignal.timeout(timeoutMs);
+      // The renderer stops at the signal; the page does not wait for one that would not.
+      const late = new Promise<never>((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+      );
+      return await Promise.race([render({ url, config, signal }), late]);
     } catch (err) {
       log(err);
       return undefined;
