@@ -1,11 +1,6 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import {
-  CLICK_PENDING_ATTR,
-  HYDRATED_ATTR,
-  STYLE_KEY_ATTR,
-  SUBMIT_PENDING_ATTR,
-} from '../../schemas/first-screen';
+import { pathToFileURL } from 'node:url';
+import { CLICK_PENDING_ATTR, HYDRATED_ATTR, STYLE_KEY_ATTR, SUBMIT_PENDING_ATTR } from '../../schemas/first-screen';
 import { serverRendererFile } from '../../schemas/server-renderer';
 import type { PageConfig } from './render';
 
@@ -30,26 +25,29 @@ export type RenderedConfig = PageConfig & { nonce?: string };
 /** The renderer module's one function (src/app/server.tsx `renderPage`). */
 type RenderPage = (input: { url: string; config: RenderedConfig; signal?: AbortSignal }) => Promise<string>;
 
-const requireFile = createRequire(import.meta.url);
-
 /** Loaded renderers by file, shared by every service in the process (a test run builds many): each loads once. */
-const loaded = new Map<string, { mtimeMs: number; render: RenderPage }>();
+const loaded = new Map<string, { mtimeMs: number; render: Promise<RenderPage | undefined> }>();
 
-/** The renderer in `file`, loaded again when the file changed (a rebuild); undefined when there is none. */
-function rendererIn(file: string): RenderPage | undefined {
+/**
+ * The renderer in `file` (an ES module), imported again when the file changed (a rebuild: the version in the URL makes
+ * it a new module); undefined when there is none.
+ */
+function rendererIn(file: string): Promise<RenderPage | undefined> {
   let mtimeMs: number;
   try {
     mtimeMs = fs.statSync(file).mtimeMs;
   } catch {
-    return undefined;
+    return Promise.resolve(undefined);
   }
   const hit = loaded.get(file);
   if (hit?.mtimeMs === mtimeMs) return hit.render;
-  delete requireFile.cache[file];
-  const render = (requireFile(file) as { renderPage?: unknown }).renderPage;
-  if (typeof render !== 'function') return undefined;
-  loaded.set(file, { mtimeMs, render: render as RenderPage });
-  return render as RenderPage;
+  const render = import(`${pathToFileURL(file).href}?v=${mtimeMs}`).then((m: { renderPage?: unknown }) =>
+    typeof m.renderPage === 'function' ? (m.renderPage as RenderPage) : undefined,
+  );
+  // A file that failed to load is tried again on the next page, not remembered.
+  render.catch(() => loaded.delete(file));
+  loaded.set(file, { mtimeMs, render });
+  return render;
 }
 
 /** The edition's renderer (the build's `dist/.server/<edition>/render.js`); none when the build has no renderer. */
@@ -68,7 +66,7 @@ export class FirstScreenRenderer {
     timeoutMs = FIRST_SCREEN_TIMEOUT_MS,
   ): Promise<string | undefined> {
     try {
-      const render = rendererIn(this.file);
+      const render = await rendererIn(this.file);
       if (!render) return undefined;
       const signal = AbortSignal.timeout(timeoutMs);
       // The renderer stops at the signal; the page does not wait for one that would not.
@@ -101,6 +99,29 @@ const decodeAttr = (v: string) =>
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
 
+/** The declarations of a style attribute: split at each `;` outside quotes and brackets (a `url(data:…;base64,…)`). */
+export function splitDeclarations(style: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let start = 0;
+  for (let i = 0; i < style.length; i++) {
+    const c = style[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (c === ';' && depth === 0) {
+      out.push(style.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(style.slice(start));
+  return out.map((d) => d.trim()).filter(Boolean);
+}
+
 /**
  * Splits a rendered first screen for a page under a CSP without `'unsafe-inline'` styles: every `style="…"` becomes
  * `data-fs-style="n"` and a rule of the page's nonce'd sheet. The rules are `!important`, as an inline style wins
@@ -121,10 +142,7 @@ export function splitFirstScreen(html: string): FirstScreenParts {
   });
   const css = [...keys]
     .map(([value, key]) => {
-      const declarations = decodeAttr(value)
-        .split(';')
-        .map((d) => d.trim())
-        .filter(Boolean)
+      const declarations = splitDeclarations(decodeAttr(value))
         .map((d) => `${d} !important`)
         .join(';');
       return `[${STYLE_KEY_ATTR}="${key}"]{${declarations}}`;
@@ -160,4 +178,3 @@ if(d.visibilityState==='hidden')return go();
 try{new PerformanceObserver(function(l){if(l.getEntriesByName('first-contentful-paint').length)setTimeout(go,0)}).observe({type:'paint',buffered:true})}catch(e){}
 setTimeout(go,2000)})();`;
 }
-

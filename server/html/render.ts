@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { PageConfig } from '../../schemas/page-config';
 import { STYLE_SHEET_ID } from '../../schemas/first-screen';
+import { localeTag } from '../../schemas/locale';
 import { lateScriptLoader, type FirstScreenParts } from './first-screen';
 
 /** The page configuration's one definition is the wire schema, shared with the web app. */
@@ -59,6 +60,10 @@ export function renderIndexHtml(
     // A function replacement keeps `$` sequences in the JSON literal.
     return `<script${withNonce}>${scriptSafeJson(config)}</script>`;
   });
+  // The page's language is the one the app will show (the browser picks fonts by it, CJK punctuation above all), not
+  // the edition's default the build wrote.
+  const locale = config.bootstrap?.locale;
+  if (locale) html = html.replace(/<html lang="[^"]*"/, `<html lang="${localeTag(locale, 'html')}"`);
   if (chunks.length) {
     const tags = chunks
       .map((f) =>
@@ -74,7 +79,12 @@ export function renderIndexHtml(
   if (firstScreen && html.includes(EMPTY_CONTAINER)) {
     const scripts: string[] = [];
     html = html.replace(DEFER_SCRIPT_RE, (_m, src: string) => {
-      scripts.push(src.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&'));
+      scripts.push(
+        src
+          .replace(/&quot;/g, '"')
+          .replace(/&lt;/g, '<')
+          .replace(/&amp;/g, '&'),
+      );
       return '';
     });
     html = html

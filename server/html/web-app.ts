@@ -95,7 +95,9 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
       .header('content-security-policy', pageCsp(nonce))
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(renderIndexHtml(template, config, nonce, chunks, screen === undefined ? undefined : splitFirstScreen(screen)));
+      .send(
+        renderIndexHtml(template, config, nonce, chunks, screen === undefined ? undefined : splitFirstScreen(screen)),
+      );
   };
 
   const htmlSchema = { hide: true } as const;

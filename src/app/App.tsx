@@ -91,10 +91,7 @@ const ANTD_LOCALES = {
  * defaults then); the app waits for it, so antd's components do not render twice at start-up (every one of them
  * would render again when the texts arrived). A switch keeps the previous texts until the new ones arrive.
  */
-function useAntdLocale(
-  locale: 'zh_CN' | 'en_US',
-  initial?: AntdLocaleTexts,
-): { texts?: AntdLocale; ready: boolean } {
+function useAntdLocale(locale: 'zh_CN' | 'en_US', initial?: AntdLocaleTexts): { texts?: AntdLocale; ready: boolean } {
   const [state, setState] = useState<{ texts?: AntdLocale; ready: boolean }>(() =>
     initial?.locale === locale ? { texts: initial.texts, ready: true } : { ready: false },
   );
@@ -229,30 +226,30 @@ export const App = observer(function App({
       <Suspense fallback={null}>
         <AntdRoot locale={antdLocale.texts} nonce={config.nonce}>
           <PageConfigContext.Provider value={config}>
-          <RegistryContext.Provider value={registry}>
-            <StoresProvider value={stores}>
-              <AccessContext.Provider value={session.access}>
-                <ErrorBoundary variant="page" onError={(error) => stores.tracker.error(error)}>
-                  <Router>
-                    <PageViews stores={stores} />
-                    <Suspense fallback={null}>
-                      <Routes>
-                        <Route path="/users/settings" element={<Navigate to="/users/settings/profile" replace />} />
-                        <Route path="/users/settings/:sidebarKey/*" element={<SettingsShell registry={registry} />} />
-                        <Route path="/users/switch" element={<Navigate to="/users/switch/organization" replace />} />
-                        <Route path="/users/errors" element={<UsersErrorsPage />} />
-                        {pages.map(([route, Page]) => (
-                          <Route key={route.path} path={route.path} element={routeElement(route, Page)} />
-                        ))}
-                        <Route path="*" element={<NotFoundPage />} />
-                      </Routes>
-                      <Committed onDone={onPageCommitted} />
-                    </Suspense>
-                  </Router>
-                </ErrorBoundary>
-              </AccessContext.Provider>
-            </StoresProvider>
-          </RegistryContext.Provider>
+            <RegistryContext.Provider value={registry}>
+              <StoresProvider value={stores}>
+                <AccessContext.Provider value={session.access}>
+                  <ErrorBoundary variant="page" onError={(error) => stores.tracker.error(error)}>
+                    <Router>
+                      <PageViews stores={stores} />
+                      <Suspense fallback={null}>
+                        <Routes>
+                          <Route path="/users/settings" element={<Navigate to="/users/settings/profile" replace />} />
+                          <Route path="/users/settings/:sidebarKey/*" element={<SettingsShell registry={registry} />} />
+                          <Route path="/users/switch" element={<Navigate to="/users/switch/organization" replace />} />
+                          <Route path="/users/errors" element={<UsersErrorsPage />} />
+                          {pages.map(([route, Page]) => (
+                            <Route key={route.path} path={route.path} element={routeElement(route, Page)} />
+                          ))}
+                          <Route path="*" element={<NotFoundPage />} />
+                        </Routes>
+                        <Committed onDone={onPageCommitted} />
+                      </Suspense>
+                    </Router>
+                  </ErrorBoundary>
+                </AccessContext.Provider>
+              </StoresProvider>
+            </RegistryContext.Provider>
           </PageConfigContext.Provider>
         </AntdRoot>
       </Suspense>

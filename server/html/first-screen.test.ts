@@ -1,0 +1,264 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { STYLE_KEY_ATTR, STYLE_SHEET_ID } from '../../schemas/first-screen';
+import { serverRendererFile } from '../../schemas/server-renderer';
+import {
+  FirstScreenRenderer,
+  rendersFirstScreen,
+  splitDeclarations,
+  splitFirstScreen,
+  type FirstScreenParts,
+} from './first-screen';
+import { renderIndexHtml } from './render';
+
+const config = { appId: 'a', orgId: '', env: 'vpc', host: '', organizationId: '' };
+
+describe('rendersFirstScreen', () => {
+  it('renders the sign-in and recovery pages, with or without a trailing slash, and nothing else', () => {
+    for (const p of ['/users/login', '/users/login/', '/sso/login', '/sso/login/', '/users/resetpassword'])
+      expect(rendersFirstScreen(p)).toBe(true);
+    for (const p of ['/users/settings/profile', '/users/settings', '/users/login/x', '/']) {
+      expect(rendersFirstScreen(p)).toBe(false);
+    }
+  });
+});
+
+describe('splitFirstScreen', () => {
+  it('replaces every style attribute with a key, one key per distinct style', () => {
+    const { body, css } = splitFirstScreen(
+      '<div style="margin-top:12px;text-align:right"><span style="color:red">a</span>' +
+        '<span style="color:red">b</span></div>',
+    );
+    expect(body).toBe(
+      `<div ${STYLE_KEY_ATTR}="0"><span ${STYLE_KEY_ATTR}="1">a</span><span ${STYLE_KEY_ATTR}="1">b</span></div>`,
+    );
+    expect(body).not.toMatch(/ style="/);
+    expect(css).toBe(
+      `[${STYLE_KEY_ATTR}="0"]{margin-top:12px !important;text-align:right !important}` +
+        `[${STYLE_KEY_ATTR}="1"]{color:red !important}`,
+    );
+  });
+
+  it('decodes the attribute entities React wrote into the rule', () => {
+    const { css } = splitFirstScreen(
+      '<p style="font-family:&quot;Helvetica Neue&quot;, &#x27;PingFang SC&#x27;;content:&#39;a&amp;b&#39;">x</p>',
+    );
+    expect(css).toBe(
+      `[${STYLE_KEY_ATTR}="0"]{font-family:"Helvetica Neue", 'PingFang SC' !important;content:'a&b' !important}`,
+    );
+  });
+
+  it('escapes `<` in the sheet, so no style value can close the style element', () => {
+    const { css } = splitFirstScreen('<p style="content:&quot;&lt;/style&gt;&lt;script&gt;&quot;">x</p>');
+    expect(css).not.toContain('<');
+    expect(css.toLowerCase()).not.toContain('</style');
+    expect(css).toContain('\\3c /style>');
+  });
+
+  it('moves the link hints React put before the content to the head, and leaves later links in place', () => {
+    const hints = '<link rel="preload" as="image" href="/logo.svg"/><link rel="preload" as="image" href="/bg.png"/>';
+    const parts = splitFirstScreen(`${hints}<div><link rel="stylesheet" href="/late.css"/>x</div>`);
+    expect(parts.hints).toBe(hints);
+    expect(parts.body).toBe('<div><link rel="stylesheet" href="/late.css"/>x</div>');
+    expect(splitFirstScreen('<div>x</div>').hints).toBe('');
+  });
+
+  it('leaves text that reads like a style attribute alone (React escapes quotes in text)', () => {
+    const html = '<p>write style=&quot;color:red&quot; here</p><textarea> style=&quot;x&quot;</textarea>';
+    expect(splitFirstScreen(html)).toEqual({ body: html, css: '', hints: '' });
+  });
+});
+
+describe('renderIndexHtml with a first screen', () => {
+  const template =
+    '<html><head><script id="page-config" type="application/json">{}</script>' +
+    '<script defer src="/static/js/lib-react.0123abcd.js" nonce="CSP_NONCE_PLACEHOLDER"></script>' +
+    '<script defer src="/static/js/lib-intl.4567cdef.js" nonce="CSP_NONCE_PLACEHOLDER"></script>' +
+    '<script defer src="/static/js/index.89abcdef.js" nonce="CSP_NONCE_PLACEHOLDER"></script></head>' +
+    '<body><div id="container"></div></body></html>';
+  const chunks = ['/static/js/antd.1111aaaa.js', '/static/css/login.2222bbbb.css', '/static/js/login.3333cccc.js'];
+  const screen: FirstScreenParts = {
+    body: `<form><label for="username">账号</label><div ${STYLE_KEY_ATTR}="0">x</div></form>`,
+    css: `[${STYLE_KEY_ATTR}="0"]{margin-top:12px !important}`,
+    hints: '<link rel="preload" as="image" href="/logo.svg"/>',
+  };
+  const loadedScripts = (html: string) => {
+    const list = /var d=document,s=(\[[^\]]*\])/.exec(html)?.[1];
+    return list === undefined ? undefined : (JSON.parse(list) as string[]);
+  };
+
+  it('fills the container and puts the styles and hints in the head', () => {
+    const html = renderIndexHtml(template, config, 'N0NCE', chunks, screen);
+    expect(html).toContain(`<div id="container">${screen.body}</div>`);
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head).toContain(`${screen.hints}<style id="${STYLE_SHEET_ID}" nonce="N0NCE">${screen.css}</style>`);
+  });
+
+  it('runs no script before the paint: the loader adds them all, in the page order, once it is painted', () => {
+    const html = renderIndexHtml(template, config, 'N0NCE', chunks, screen);
+    expect(html).not.toContain('<script defer');
+    expect(loadedScripts(html)).toEqual([
+      '/static/js/lib-react.0123abcd.js',
+      '/static/js/lib-intl.4567cdef.js',
+      '/static/js/antd.1111aaaa.js',
+      '/static/js/login.3333cccc.js',
+      '/static/js/index.89abcdef.js',
+    ]);
+    // The loader is the last thing in the body, after the container.
+    expect(html).toMatch(
+      /<div id="container">[\s\S]*<\/div><script nonce="N0NCE">\(function\(\)\{[\s\S]*\}\)\(\);<\/script><\/body>/,
+    );
+  });
+
+  it('preloads lib-react alone, and links the page stylesheet instead of preloading it', () => {
+    const html = renderIndexHtml(template, config, 'N0NCE', chunks, screen);
+    expect(html.match(/<link rel="preload" as="script"[^>]*>/g)).toEqual([
+      '<link rel="preload" as="script" href="/static/js/lib-react.0123abcd.js">',
+    ]);
+    expect(html).toContain('<link rel="stylesheet" href="/static/css/login.2222bbbb.css">');
+    expect(html).not.toContain('as="style"');
+  });
+
+  it('gives every script and style element the response nonce', () => {
+    const html = renderIndexHtml(template, config, 'N0NCE', chunks, screen);
+    expect(html).not.toContain('CSP_NONCE_PLACEHOLDER');
+    const tags = html.match(/<(script|style)\b[^>]*>/g) ?? [];
+    expect(tags).toHaveLength(3); // page config, first-screen styles, loader
+    for (const tag of tags) expect(tag).toContain('nonce="N0NCE"');
+  });
+
+  it('keeps a script path with quotes or ampersands intact in the loader list', () => {
+    const html = renderIndexHtml(template, config, 'N', ['/s/a&b.js', '/s/"q".js', '/s/</script>.js'], screen);
+    expect(loadedScripts(html)).toContain('/s/a&b.js');
+    expect(loadedScripts(html)).toContain('/s/"q".js');
+    expect(loadedScripts(html)).toContain('/s/</script>.js');
+    const loader = html.slice(html.lastIndexOf('<script nonce="N">'));
+    expect(loader.indexOf('</script>')).toBe(loader.length - '</script></body></html>'.length);
+  });
+
+  it('leaves the page as before without a first screen: empty container, deferred scripts, preloaded styles', () => {
+    const html = renderIndexHtml(template, config, 'N0NCE', chunks);
+    expect(html).toContain('<div id="container"></div>');
+    expect(html).toContain('<link rel="preload" as="style" href="/static/css/login.2222bbbb.css">');
+    expect(html).not.toContain('rel="stylesheet"');
+    expect(html.match(/<script defer src="[^"]+" nonce="N0NCE"><\/script>/g)).toHaveLength(5);
+    expect(html).not.toContain(STYLE_SHEET_ID);
+    expect(loadedScripts(html)).toBeUndefined();
+  });
+});
+
+describe('FirstScreenRenderer', () => {
+  const temps: string[] = [];
+  afterEach(() => {
+    while (temps.length) fs.rmSync(temps.pop()!, { recursive: true, force: true });
+  });
+
+  /** A dist folder whose `vpc` renderer is `source` (CommonJS), or none. */
+  function distWith(source?: string): { dist: string; file: string } {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'first-screen-'));
+    temps.push(dist);
+    const file = serverRendererFile(dist, 'vpc');
+    // The build writes an ES module (the package is "type": "module"); so does this stand-in.
+    fs.writeFileSync(path.join(dist, 'package.json'), '{"type":"module"}');
+    if (source !== undefined) {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, source);
+    }
+    return { dist, file };
+  }
+
+  it("returns the renderer's HTML for the request's URL and page configuration", async () => {
+    const { dist } = distWith(
+      'export const renderPage = async ({ url, config }) => `<p>${url} ${config.env} ${config.nonce}</p>`;',
+    );
+    const log = vi.fn();
+    const html = await new FirstScreenRenderer(dist, 'vpc').render(
+      '/users/login?next=%2F',
+      { ...config, nonce: 'n1' },
+      log,
+    );
+    expect(html).toBe('<p>/users/login?next=%2F vpc n1</p>');
+    expect(log).not.toHaveBeenCalled();
+  });
+
+  it('returns nothing when the build has no renderer, or one without renderPage', async () => {
+    const log = vi.fn();
+    expect(await new FirstScreenRenderer(distWith().dist, 'vpc').render('/users/login', config, log)).toBeUndefined();
+    const other = distWith('export const somethingElse = 1;').dist;
+    expect(await new FirstScreenRenderer(other, 'vpc').render('/users/login', config, log)).toBeUndefined();
+    expect(await new FirstScreenRenderer(other, 'global').render('/users/login', config, log)).toBeUndefined();
+    expect(log).not.toHaveBeenCalled();
+  });
+
+  it('returns nothing and logs the error when the render fails or the renderer cannot load', async () => {
+    const failing = distWith("export const renderPage = async () => { throw new Error('no catalogue'); };").dist;
+    const log = vi.fn();
+    expect(await new FirstScreenRenderer(failing, 'vpc').render('/users/login', config, log)).toBeUndefined();
+    expect(log).toHaveBeenCalledTimes(1);
+    expect((log.mock.calls[0][0] as Error).message).toBe('no catalogue');
+
+    const broken = distWith('export const renderPage = async () => {').dist;
+    const log2 = vi.fn();
+    expect(await new FirstScreenRenderer(broken, 'vpc').render('/users/login', config, log2)).toBeUndefined();
+    expect(log2).toHaveBeenCalledWith(expect.any(Error));
+  });
+
+  it('gives up on a render that outlasts the timeout, through the signal it passes', async () => {
+    const { dist } = distWith(`export const renderPage = ({ signal }) => new Promise((resolve, reject) => {
+      const timer = setTimeout(() => resolve('<p>late</p>'), 10000);
+      signal.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason); });
+    });`);
+    const log = vi.fn();
+    const started = performance.now();
+    expect(await new FirstScreenRenderer(dist, 'vpc').render('/users/login', config, log, 100)).toBeUndefined();
+    const took = performance.now() - started;
+    expect(took).toBeGreaterThanOrEqual(90);
+    expect(took).toBeLessThan(2000);
+    expect(log).toHaveBeenCalledWith(expect.objectContaining({ name: 'TimeoutError' }));
+  });
+
+  it('does not wait past the timeout for a renderer that ignores the signal', async () => {
+    const { dist } = distWith(
+      "export const renderPage = () => new Promise((resolve) => setTimeout(() => resolve('<p>late</p>'), 3000));",
+    );
+    const log = vi.fn();
+    const started = performance.now();
+    expect(await new FirstScreenRenderer(dist, 'vpc').render('/users/login', config, log, 100)).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(log).toHaveBeenCalledTimes(1);
+  });
+
+  it('picks up a rebuilt renderer (a new modification time) without a restart, and keeps it while unchanged', async () => {
+    const { dist, file } = distWith("export const renderPage = async () => '<p>one</p>';");
+    const renderer = new FirstScreenRenderer(dist, 'vpc');
+    const log = vi.fn();
+    expect(await renderer.render('/users/login', config, log)).toBe('<p>one</p>');
+    expect(await renderer.render('/users/login', config, log)).toBe('<p>one</p>');
+
+    fs.writeFileSync(file, "export const renderPage = async () => '<p>two</p>';");
+    const later = new Date(Date.now() + 10_000);
+    fs.utimesSync(file, later, later);
+    expect(await renderer.render('/users/login', config, log)).toBe('<p>two</p>');
+
+    // Removed (a rebuild in progress): nothing is rendered until it is back.
+    fs.rmSync(file);
+    expect(await renderer.render('/users/login', config, log)).toBeUndefined();
+    expect(log).not.toHaveBeenCalled();
+  });
+});
+
+describe('splitDeclarations', () => {
+  it('splits a style at its semicolons, not at those inside quotes or brackets', () => {
+    expect(splitDeclarations('margin:0; font-size:20px;')).toEqual(['margin:0', 'font-size:20px']);
+    expect(splitDeclarations('background:url("data:image/png;base64,AA==");color:red')).toEqual([
+      'background:url("data:image/png;base64,AA==")',
+      'color:red',
+    ]);
+    expect(splitDeclarations("font-family:'a;b', serif;top:0")).toEqual(["font-family:'a;b', serif", 'top:0']);
+    expect(splitDeclarations('background:url(data:image/png;base64,AA==)')).toEqual([
+      'background:url(data:image/png;base64,AA==)',
+    ]);
+  });
+});

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { renderIndexHtml } from './render';
+
+const template =
+  '<!doctype html><html lang="zh-CN"><head><script id="page-config" type="application/json">{}</script></head>' +
+  '<body><div id="container"></div></body></html>';
+const config = { appId: 'a', orgId: '', env: 'global', host: '', organizationId: '' };
+
+describe('renderIndexHtml', () => {
+  it("names the language the app will show, not the edition's default the build wrote", () => {
+    const en = renderIndexHtml(template, { ...config, bootstrap: { locale: 'en_US' } }, 'N');
+    expect(en).toContain('<html lang="en">');
+    const zh = renderIndexHtml(template.replace('zh-CN', 'en'), { ...config, bootstrap: { locale: 'zh_CN' } }, 'N');
+    expect(zh).toContain('<html lang="zh-CN">');
+    expect(renderIndexHtml(template, config, 'N')).toContain('<html lang="zh-CN">');
+  });
+});
