@@ -112,11 +112,9 @@ describe('renderIndexHtml with a first screen', () => {
     );
   });
 
-  it('preloads lib-react alone, and links the page stylesheet instead of preloading it', () => {
+  it('preloads no script (they load after the paint), and links the page stylesheet instead of preloading it', () => {
     const html = renderIndexHtml(template, config, 'N0NCE', chunks, screen);
-    expect(html.match(/<link rel="preload" as="script"[^>]*>/g)).toEqual([
-      '<link rel="preload" as="script" href="/static/js/lib-react.0123abcd.js">',
-    ]);
+    expect(html).not.toContain('as="script"');
     expect(html).toContain('<link rel="stylesheet" href="/static/css/login.2222bbbb.css">');
     expect(html).not.toContain('as="style"');
   });

@@ -18,8 +18,18 @@ describe('requiredIds', () => {
 describe('importsFirst', () => {
   it('puts every module after what it requires, each once, and cuts a cycle where it closes', () => {
     const deps: Record<string, string[]> = { app: ['ui', 'lib'], ui: ['lib', 'gone'], lib: [], a: ['b'], b: ['a'] };
-    const order = importsFirst(Object.keys(deps), (id) => deps[id]);
+    const order = [...importsFirst(Object.keys(deps), (id) => deps[id])];
     expect(order).toEqual(['lib', 'ui', 'app', 'b', 'a']);
+  });
+
+  it("asks for a module's imports only when the walk reaches it", () => {
+    const asked: string[] = [];
+    const deps: Record<string, string[]> = { a: ['b'], b: [], c: [] };
+    const walk = importsFirst(Object.keys(deps), (id) => (asked.push(id), deps[id]));
+    expect(walk.next().value).toBe('b');
+    expect(asked).toEqual(['a', 'b']);
+    expect([...walk]).toEqual(['a', 'c']);
+    expect(asked).toEqual(['a', 'b', 'c']);
   });
 });
 

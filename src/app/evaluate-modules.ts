@@ -19,6 +19,9 @@ function nextTask(): Promise<void> {
   });
 }
 
+/** The pattern of a require call, by the name the factory gives `require` (minified factories share a few names). */
+const CALLS = new Map<string, RegExp>();
+
 /**
  * The ids a bundled module factory requires, read from its source: `function(module, exports, require)` (or the arrow
  * form), then every `require("id")` in the body. Ids the bundle does not hold are dropped by the caller.
@@ -27,18 +30,22 @@ export function requiredIds(factorySource: string): string[] {
   const params = /^[^(]*\(\s*([\w$]+)?\s*,?\s*([\w$]+)?\s*,?\s*([\w$]+)?/.exec(factorySource);
   const req = params?.[3];
   if (!req) return [];
-  const calls = new RegExp(`(?<![\\w$.])${req.replace(/\$/g, '\\$')}\\(\\s*(?:"([^"]+)"|'([^']+)'|(\\d+))\\s*\\)`, 'g');
+  let calls = CALLS.get(req);
+  if (!calls) {
+    calls = new RegExp(`(?<![\\w$.])${req.replace(/\$/g, '\\$')}\\(\\s*(?:"([^"]+)"|'([^']+)'|(\\d+))\\s*\\)`, 'g');
+    CALLS.set(req, calls);
+  }
   return [...factorySource.matchAll(calls)].map((m) => m[1] ?? m[2] ?? m[3]);
 }
 
 /**
  * The order to run `ids` in so that each module's imports run before it (depth first, imports first), given what
- * each requires. Cycles are cut where they close; the runtime resolves them as it does on demand.
+ * each requires. Cycles are cut where they close; the runtime resolves them as it does on demand. Lazy: each module's
+ * imports are asked for only when the walk reaches it, so a caller that stops to yield spreads that work too.
  */
-export function importsFirst(ids: readonly string[], requires: (id: string) => readonly string[]): string[] {
+export function* importsFirst(ids: readonly string[], requires: (id: string) => readonly string[]): Generator<string> {
   const known = new Set(ids);
   const done = new Set<string>();
-  const order: string[] = [];
   for (const root of ids) {
     if (done.has(root)) continue;
     // iterative depth-first walk: [id, its requires, next index]
@@ -53,12 +60,11 @@ export function importsFirst(ids: readonly string[], requires: (id: string) => r
           stack.push([dep, requires(dep), 0]);
         }
       } else {
-        order.push(top[0]);
+        yield top[0];
         stack.pop();
       }
     }
   }
-  return order;
 }
 
 /**
