@@ -15,6 +15,13 @@ export const PageConfigSchema = Type.Object(
       Type.String({ description: 'Anti-CSRF token echoed as `X-CSRF-Token`; absent on pages without a session' }),
     ),
     signIn: Type.Optional(SignInMethodsSchema),
+    narrow: Type.Optional(
+      Type.Boolean({
+        description:
+          "On a server-rendered page, the service's guess (from the browser's mobile hint) that the window is narrow: " +
+          'the first render lays the shell out for it, so the app hydrates what was painted',
+      }),
+    ),
     bootstrap: Type.Optional(
       Type.Unsafe<PageBootstrap>(Type.Object({}, { description: 'What the first render needs (see PageBootstrap)' })),
     ),

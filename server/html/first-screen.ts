@@ -8,12 +8,26 @@ import type { PageConfig } from './render';
 // configuration into the HTML of `#container`, which a phone paints as soon as the document and the stylesheet are
 // there, before any script. The app then hydrates it (src/app/start.tsx) instead of rendering it again.
 
-/** The pages whose first screen the service renders: sign-in and password recovery (no shell, nobody signed in). */
+/** The pages whose first screen the service renders for anybody: sign-in and password recovery (no shell). */
 const FIRST_SCREEN_PAGES = ['/users/login', '/sso/login', '/users/resetpassword'];
 
-/** Whether the service renders the first screen of `pathname`. */
-export function rendersFirstScreen(pathname: string): boolean {
-  return FIRST_SCREEN_PAGES.includes(pathname.replace(/\/+$/, ''));
+/** The settings pages whose first screen the service renders for a signed-in user (shell and section). */
+const SIGNED_IN_FIRST_SCREEN_PAGES = ['/users/settings/profile'];
+
+/** Whether the service renders the first screen of `pathname` (the settings pages only with a session). */
+export function rendersFirstScreen(pathname: string, signedIn = false): boolean {
+  const page = pathname.replace(/\/+$/, '');
+  return FIRST_SCREEN_PAGES.includes(page) || (signedIn && SIGNED_IN_FIRST_SCREEN_PAGES.includes(page));
+}
+
+/**
+ * The service's guess that the browser's window is narrow (a phone or tablet, by its mobile hint or user agent):
+ * the shell of a server-rendered page is laid out for it, as the app lays it out below 1280 px.
+ */
+export function looksNarrow(headers: Record<string, string | string[] | undefined>): boolean {
+  if (headers['sec-ch-ua-mobile'] === '?1') return true;
+  const ua = headers['user-agent'];
+  return typeof ua === 'string' && /Mobi|Android|iPhone|iPad|iPod/i.test(ua);
 }
 
 /** How long a render may take before the page goes out without it (the app then renders it, as before). */

@@ -9,7 +9,7 @@ import { newNonce, renderIndexHtml, type PageConfig } from './render';
 import { CatalogueCache, pageBootstrap } from './bootstrap';
 import { FileCache } from './file-cache';
 import { pageChunkFiles } from './page-chunks';
-import { FirstScreenRenderer, rendersFirstScreen, splitFirstScreen } from './first-screen';
+import { FirstScreenRenderer, looksNarrow, rendersFirstScreen, splitFirstScreen } from './first-screen';
 import type { PageChunks } from '../../schemas/page-chunks';
 
 /** Client-side routes answered with index.html (history fallback). */
@@ -85,12 +85,16 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
       // The first render needs no call: catalogue, user, organisation and apps come with the page.
       bootstrap,
     };
-    // The sign-in pages come painted: the app hydrates what the build's renderer made of this same configuration.
-    const screen = rendersFirstScreen(pathname)
-      ? await firstScreens.render(req.url, { ...config, nonce }, (err) =>
-          req.log.warn({ err }, 'first screen not rendered'),
-        )
-      : undefined;
+    // Some pages come painted: the app hydrates what the build's renderer made of this same configuration (with the
+    // guess of a narrow window the shell is laid out for).
+    let screen: string | undefined;
+    if (rendersFirstScreen(pathname, !!req.session)) {
+      config.narrow = looksNarrow(req.headers);
+      screen = await firstScreens.render(req.url, { ...config, nonce }, (err) =>
+        req.log.warn({ err }, 'first screen not rendered'),
+      );
+      if (screen === undefined) delete config.narrow;
+    }
     return reply
       .header('content-security-policy', pageCsp(nonce))
       .header('cache-control', 'no-store')

@@ -63,6 +63,9 @@ export async function renderPage({ url, config, signal }: RenderInput): Promise<
     />,
     {
       signal,
+      // Every boundary inline, however large: React would otherwise send a large one after the rest, with an inline
+      // script to put it in place, which the page's CSP does not run.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
       onError: (error) => {
         failure ??= error;
       },
@@ -72,5 +75,8 @@ export async function renderPage({ url, config, signal }: RenderInput): Promise<
   for await (const part of prelude) parts.push(part as Buffer);
   // A component that threw rendered its error boundary's client fallback: not a first screen to serve.
   if (failure) throw failure;
-  return Buffer.concat(parts).toString('utf8');
+  const html = Buffer.concat(parts).toString('utf8');
+  // A boundary left pending (`<!--$?-->`) or to the client (`<!--$!-->`), or any script: not a whole first screen.
+  if (/<!--\$[?!]-->|<script/.test(html)) throw new Error('the first screen did not render whole');
+  return html;
 }

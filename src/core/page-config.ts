@@ -43,6 +43,7 @@ export function parsePageConfig(text: string | null | undefined, nonce?: string 
   if (nonce) config.nonce = nonce;
   const signIn = parseSignIn(raw.signIn);
   if (signIn) config.signIn = signIn;
+  if (typeof raw.narrow === 'boolean') config.narrow = raw.narrow;
   const bootstrap = parseBootstrap(raw.bootstrap);
   if (bootstrap) config.bootstrap = bootstrap;
   return config;
