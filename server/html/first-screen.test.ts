@@ -6,6 +6,7 @@ import { STYLE_KEY_ATTR, STYLE_SHEET_ID } from '../../schemas/first-screen';
 import { serverRendererFile } from '../../schemas/server-renderer';
 import {
   FirstScreenRenderer,
+  looksNarrow,
   rendersFirstScreen,
   splitDeclarations,
   splitFirstScreen,
@@ -15,7 +16,27 @@ import { renderIndexHtml } from './render';
 
 const config = { appId: 'a', orgId: '', env: 'vpc', host: '', organizationId: '' };
 
+describe('looksNarrow', () => {
+  it("guesses a narrow window from the browser's mobile hint or a phone or tablet user agent", () => {
+    expect(looksNarrow({ 'sec-ch-ua-mobile': '?1' })).toBe(true);
+    expect(looksNarrow({ 'user-agent': 'Mozilla/5.0 (Linux; Android 11; moto g power) Mobile Safari/537.36' })).toBe(
+      true,
+    );
+    expect(looksNarrow({ 'user-agent': 'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X)' })).toBe(true);
+    expect(looksNarrow({ 'sec-ch-ua-mobile': '?0', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120' })).toBe(
+      false,
+    );
+    expect(looksNarrow({})).toBe(false);
+  });
+});
+
 describe('rendersFirstScreen', () => {
+  it('renders the settings pages only for a signed-in user', () => {
+    expect(rendersFirstScreen('/users/settings/profile', true)).toBe(true);
+    expect(rendersFirstScreen('/users/settings/profile', false)).toBe(false);
+    expect(rendersFirstScreen('/users/login', true)).toBe(true);
+  });
+
   it('renders the sign-in and recovery pages, with or without a trailing slash, and nothing else', () => {
     for (const p of ['/users/login', '/users/login/', '/sso/login', '/sso/login/', '/users/resetpassword'])
       expect(rendersFirstScreen(p)).toBe(true);
@@ -76,7 +97,8 @@ describe('renderIndexHtml with a first screen', () => {
     '<html><head><script id="page-config" type="application/json">{}</script>' +
     '<script defer src="/static/js/lib-react.0123abcd.js" nonce="CSP_NONCE_PLACEHOLDER"></script>' +
     '<script defer src="/static/js/lib-intl.4567cdef.js" nonce="CSP_NONCE_PLACEHOLDER"></script>' +
-    '<script defer src="/static/js/index.89abcdef.js" nonce="CSP_NONCE_PLACEHOLDER"></script></head>' +
+    '<script defer src="/static/js/index.89abcdef.js" nonce="CSP_NONCE_PLACEHOLDER"></script>' +
+    '<link href="/static/css/index.4444dddd.css" rel="stylesheet"></head>' +
     '<body><div id="container"></div></body></html>';
   const chunks = ['/static/js/antd.1111aaaa.js', '/static/css/login.2222bbbb.css', '/static/js/login.3333cccc.js'];
   const screen: FirstScreenParts = {
@@ -88,6 +110,14 @@ describe('renderIndexHtml with a first screen', () => {
     const list = /var d=document,s=(\[[^\]]*\])/.exec(html)?.[1];
     return list === undefined ? undefined : (JSON.parse(list) as string[]);
   };
+
+  it("links the page's stylesheets after the core one, as the app adds them, so their rules win as there", () => {
+    const html = renderIndexHtml(template, config, 'N0NCE', chunks, screen);
+    const core = html.indexOf('/static/css/index.4444dddd.css');
+    const page = html.indexOf('<link rel="stylesheet" href="/static/css/login.2222bbbb.css">');
+    expect(core).toBeGreaterThan(0);
+    expect(page).toBeGreaterThan(core);
+  });
 
   it('fills the container and puts the styles and hints in the head', () => {
     const html = renderIndexHtml(template, config, 'N0NCE', chunks, screen);
@@ -140,7 +170,7 @@ describe('renderIndexHtml with a first screen', () => {
     const html = renderIndexHtml(template, config, 'N0NCE', chunks);
     expect(html).toContain('<div id="container"></div>');
     expect(html).toContain('<link rel="preload" as="style" href="/static/css/login.2222bbbb.css">');
-    expect(html).not.toContain('rel="stylesheet"');
+    expect(html).not.toContain('<link rel="stylesheet"');
     expect(html.match(/<script defer src="[^"]+" nonce="N0NCE"><\/script>/g)).toHaveLength(5);
     expect(html).not.toContain(STYLE_SHEET_ID);
     expect(loadedScripts(html)).toBeUndefined();

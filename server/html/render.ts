@@ -65,19 +65,21 @@ export function renderIndexHtml(
   // the edition's default the build wrote.
   const locale = config.bootstrap?.locale;
   if (locale) html = html.replace(/<html lang="[^"]*"/, `<html lang="${localeTag(locale, 'html')}"`);
+  const painted = firstScreen !== undefined && html.includes(EMPTY_CONTAINER);
+  const sheets = chunks.filter((f) => f.endsWith('.css'));
   if (chunks.length) {
     const tags = chunks
       .map((f) =>
-        f.endsWith('.css')
-          ? firstScreen
-            ? `<link rel="stylesheet" href="${attr(f)}">`
-            : `<link rel="preload" as="style" href="${attr(f)}">`
-          : `<script defer src="${attr(f)}" nonce="${NONCE_PLACEHOLDER}"></script>`,
+        !f.endsWith('.css')
+          ? `<script defer src="${attr(f)}" nonce="${NONCE_PLACEHOLDER}"></script>`
+          : painted
+            ? '' // linked after the core stylesheet, below
+            : `<link rel="preload" as="style" href="${attr(f)}">`,
       )
       .join('');
     html = html.replace(ENTRY_SCRIPT_RE, (entry) => tags + entry);
   }
-  if (firstScreen && html.includes(EMPTY_CONTAINER)) {
+  if (firstScreen && painted) {
     const scripts: string[] = [];
     html = html.replace(DEFER_SCRIPT_RE, (_m, src: string) => {
       scripts.push(
@@ -88,12 +90,14 @@ export function renderIndexHtml(
       );
       return '';
     });
+    // The page's own sheets come after the core's, in the order the app would add them, so their rules win as there.
+    const links = sheets.map((f) => `<link rel="stylesheet" href="${attr(f)}">`).join('');
     html = html
       .replace(EMPTY_CONTAINER, () => `<div id="container">${firstScreen.body}</div>`)
       .replace(
         '</head>',
         () =>
-          `${firstScreen.hints}<style id="${STYLE_SHEET_ID}" nonce="${NONCE_PLACEHOLDER}">${firstScreen.css}</style>` +
+          `${links}${firstScreen.hints}<style id="${STYLE_SHEET_ID}" nonce="${NONCE_PLACEHOLDER}">${firstScreen.css}</style>` +
           '</head>',
       )
       .replace('</body>', () => `<script nonce="${NONCE_PLACEHOLDER}">${lateScriptLoader(scripts)}</script></body>`);

@@ -87,4 +87,11 @@ describe('sign-in methods of the login pages', () => {
     expect('signIn' in parsePageConfig(JSON.stringify({ signIn: ['ldap'] }))).toBe(false);
     expect('signIn' in parsePageConfig(JSON.stringify({ orgId: 'o1' }))).toBe(false);
   });
+
+  it("reads the service's narrow-window guess only as a boolean", () => {
+    expect(parsePageConfig(JSON.stringify({ narrow: true })).narrow).toBe(true);
+    expect(parsePageConfig(JSON.stringify({ narrow: false })).narrow).toBe(false);
+    expect('narrow' in parsePageConfig(JSON.stringify({ narrow: 'yes' }))).toBe(false);
+    expect('narrow' in parsePageConfig('{}')).toBe(false);
+  });
 });
