@@ -41,10 +41,23 @@ export function start(): void {
     boot?.messages && boot.locale === locale ? { locale, messages: boot.messages as MessageCatalogue } : undefined;
   const container = document.getElementById('container');
   if (!container) return;
-  if (!container.hasChildNodes()) {
+  // Renders the page afresh (and, on a painted page, releases the forms the page held until the app was there).
+  const renderAfresh = () => {
+    container.replaceChildren();
     createRoot(container).render(
-      <App registry={registry} stores={stores} config={config} initialMessages={initialMessages} />,
+      <App
+        registry={registry}
+        stores={stores}
+        config={config}
+        initialMessages={initialMessages}
+        onPageCommitted={() => completeHandover(container)}
+      />,
     );
+  };
+  // A painted page is hydrated only with the state it was painted from (its bootstrap, in the language it shows);
+  // without that (a page config that lost it), the app starts afresh.
+  if (!container.hasChildNodes() || !initialMessages) {
+    renderAfresh();
     return;
   }
   // The service rendered the page (server/html/first-screen.ts): once antd, its texts and the page's code are here,
@@ -64,12 +77,7 @@ export function start(): void {
         />,
       );
     },
-    () => {
-      // Without antd's texts the first render cannot match the server's: render the page anew.
-      container.replaceChildren();
-      createRoot(container).render(
-        <App registry={registry} stores={stores} config={config} initialMessages={initialMessages} />,
-      );
-    },
+    // Without antd's texts the first render cannot match the server's.
+    renderAfresh,
   );
 }
