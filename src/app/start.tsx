@@ -6,7 +6,7 @@ import { readPageConfig } from '../core/page-config';
 import { createRegistry, type MessageCatalogue } from '../core/plugin';
 import { configureRequestClient, defaultShowServerError } from '../core/request';
 import { createRootStore } from '../core/stores/root';
-import { App, loadAntdLocale, loadAntdRoot, preloadRoute } from './App';
+import { App, loadAntdLocale, loadAntdRoot, preloadRoute, type AntdLocaleTexts } from './App';
 import { completeHandover, restoreFirstScreenStyles } from './handover';
 import { startAppTracking } from './tracking';
 
@@ -41,18 +41,21 @@ export function start(): void {
     boot?.messages && boot.locale === locale ? { locale, messages: boot.messages as MessageCatalogue } : undefined;
   const container = document.getElementById('container');
   if (!container) return;
+  // The app, and once its page committed (hydrated, on a painted page) what the visitor did meanwhile handed over.
+  const app = (initialAntdLocale?: AntdLocaleTexts) => (
+    <App
+      registry={registry}
+      stores={stores}
+      config={config}
+      initialMessages={initialMessages}
+      initialAntdLocale={initialAntdLocale}
+      onPageCommitted={() => completeHandover(container)}
+    />
+  );
   // Renders the page afresh (and, on a painted page, releases the forms the page held until the app was there).
   const renderAfresh = () => {
     container.replaceChildren();
-    createRoot(container).render(
-      <App
-        registry={registry}
-        stores={stores}
-        config={config}
-        initialMessages={initialMessages}
-        onPageCommitted={() => completeHandover(container)}
-      />,
-    );
+    createRoot(container).render(app());
   };
   // A painted page is hydrated only with the state it was painted from (its bootstrap, in the language it shows);
   // without that (a page config that lost it), the app starts afresh.
@@ -64,19 +67,7 @@ export function start(): void {
   // the app hydrates it, rendering exactly what the server did, and then takes over what the visitor did meanwhile.
   restoreFirstScreenStyles(document);
   void Promise.all([antdReady, antdLocale, routeReady]).then(
-    ([, texts]) => {
-      hydrateRoot(
-        container,
-        <App
-          registry={registry}
-          stores={stores}
-          config={config}
-          initialMessages={initialMessages}
-          initialAntdLocale={texts}
-          onPageCommitted={() => completeHandover(container)}
-        />,
-      );
-    },
+    ([, texts]) => void hydrateRoot(container, app(texts)),
     // Without antd's texts the first render cannot match the server's.
     renderAfresh,
   );
