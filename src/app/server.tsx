@@ -6,7 +6,6 @@ import { enableStaticRendering } from 'mobx-react-lite';
 import type { ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
-import { edition } from '../core/edition';
 import type { PageConfig } from '../core/page-config';
 import { createRegistry, type MessageCatalogue } from '../core/plugin';
 import { createRequestClient, requestOptionsFromPageConfig } from '../core/request';
@@ -44,8 +43,8 @@ export interface RenderInput {
  */
 export async function renderPage({ url, config, signal }: RenderInput): Promise<string> {
   const boot = config.bootstrap;
-  const locale = boot?.locale ?? edition.locale.default;
-  if (!boot?.messages || boot.locale !== locale) throw new Error('the page config carries no catalogue');
+  if (!boot?.messages) throw new Error('the page config carries no catalogue');
+  const locale = boot.locale;
   // The request client is never called here (effects do not run on the server); the stores need one.
   const client = createRequestClient(requestOptionsFromPageConfig(config));
   const stores = createRootStore(registry.stores, client, locale, () => NO_TRACKING, { bootstrap: boot });
