@@ -17,7 +17,7 @@ export const HYDRATED_ATTR = 'data-hydrated';
 export const SUBMIT_PENDING_ATTR = 'data-submit-pending';
 
 /**
- * Set on the element last clicked before the app took over (a tab, a button that is not a form's submit); the app
- * clicks it again once it has. Links, fields and labels need no app and are left to the browser.
+ * Set on the element last clicked before the app took over (a tab, a button that is not a form's submit, a select);
+ * the app presses it again once it has. Links, labels and fields one types into need no app: left to the browser.
  */
 export const CLICK_PENDING_ATTR = 'data-click-pending';

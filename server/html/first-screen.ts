@@ -177,14 +177,15 @@ const SCRIPTS_PER_TASK = 1;
  * The inline script of a page with a first screen: it loads the page's scripts once that screen is painted (they
  * would otherwise hold the first paint on a slow phone), and holds any form submitted before the app took over
  * (a plain submit would send the password in the URL) until the app submits it again; the last click on something
- * only the app can act on (a tab, a button) is clicked again then too. Ordered (`async = false`),
+ * only the app can act on (a tab, a button, a select's read-only combobox: not a link, a label or a field one types
+ * into) is clicked again then too. Ordered (`async = false`),
  * the scripts run in the order the page named them, whichever arrives first.
  */
 export function lateScriptLoader(scripts: string[]): string {
   return `(function(){var d=document,s=${JSON.stringify(scripts).replace(/</g, '\\u003c')},n=d.currentScript.nonce,done=0;
 function held(e){var c=d.getElementById('container');return c&&!c.hasAttribute('${HYDRATED_ATTR}')&&c.contains(e.target)}
 d.addEventListener('submit',function(e){if(held(e)){e.preventDefault();e.target.setAttribute('${SUBMIT_PENDING_ATTR}','')}},true);
-d.addEventListener('click',function(e){if(!held(e)||!(e.target instanceof Element)||e.target.closest('a[href],input,label,textarea,select,[type=submit]'))return;
+d.addEventListener('click',function(e){if(!held(e)||!(e.target instanceof Element)||e.target.closest('a[href],label,textarea,select,input:not([readonly]):not([role=combobox]),[type=submit]'))return;
 var p=d.querySelector('[${CLICK_PENDING_ATTR}]');if(p)p.removeAttribute('${CLICK_PENDING_ATTR}');e.target.setAttribute('${CLICK_PENDING_ATTR}','')},true);
 function add(i){for(var j=i;j<s.length&&j<i+${SCRIPTS_PER_TASK};j++){var e=d.createElement('script');e.src=s[j];e.async=false;e.nonce=n;d.head.appendChild(e)}if(j<s.length)setTimeout(add,0,j)}
 function go(){if(done)return;done=1;add(0)}

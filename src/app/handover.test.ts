@@ -88,6 +88,14 @@ describe('completeHandover', () => {
     expect(root.querySelector(`[${CLICK_PENDING_ATTR}]`)).toBeNull();
   });
 
+  it('presses it as a whole, for controls that act on mousedown (a select opens there)', () => {
+    const root = container(`<input id="lang" role="combobox" readonly ${CLICK_PENDING_ATTR}>`);
+    const presses: string[] = [];
+    for (const type of ['mousedown', 'mouseup', 'click']) root.addEventListener(type, () => presses.push(type));
+    completeHandover(root);
+    expect(presses).toEqual(['mousedown', 'mouseup', 'click']);
+  });
+
   it('does nothing a second time: no second submit, click or input event', () => {
     const root = container(
       `<form ${SUBMIT_PENDING_ATTR}><input id="u" value=""><button type="button" ${CLICK_PENDING_ATTR}>b</button></form>`,

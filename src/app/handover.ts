@@ -58,6 +58,8 @@ export function completeHandover(container: HTMLElement): void {
   const clicked = container.querySelector<HTMLElement>(`[${CLICK_PENDING_ATTR}]`);
   if (clicked) {
     clicked.removeAttribute(CLICK_PENDING_ATTR);
-    clicked.click();
+    // The whole press, not only the click: some controls act on mousedown (a select opens there).
+    for (const type of ['mousedown', 'mouseup', 'click'])
+      clicked.dispatchEvent(new MouseEvent(type, { bubbles: true, cancelable: true, view: window, button: 0 }));
   }
 }
