@@ -31,8 +31,8 @@ describe('looksNarrow', () => {
 });
 
 describe('rendersFirstScreen', () => {
-  it('renders the settings pages only for a signed-in user', () => {
-    expect(rendersFirstScreen('/users/settings/profile', true)).toBe(true);
+  it('renders no settings page yet, signed in or not; the sign-in pages either way', () => {
+    expect(rendersFirstScreen('/users/settings/profile', true)).toBe(false);
     expect(rendersFirstScreen('/users/settings/profile', false)).toBe(false);
     expect(rendersFirstScreen('/users/login', true)).toBe(true);
   });
