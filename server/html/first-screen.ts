@@ -109,7 +109,8 @@ export interface FirstScreenParts {
   hints: string;
 }
 
-const decodeAttr = (v: string) =>
+/** An attribute value as written in HTML (`&quot;` …), read back as text. */
+export const decodeAttr = (v: string) =>
   v
     .replace(/&quot;/g, '"')
     .replace(/&#x27;|&#39;/g, "'")

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { PageConfig } from '../../schemas/page-config';
 import { STYLE_SHEET_ID } from '../../schemas/first-screen';
 import { localeTag } from '../../schemas/locale';
-import { lateScriptLoader, type FirstScreenParts } from './first-screen';
+import { decodeAttr, lateScriptLoader, type FirstScreenParts } from './first-screen';
 
 /** The page configuration's one definition is the wire schema, shared with the web app. */
 export type { PageConfig } from '../../schemas/page-config';
@@ -82,12 +82,7 @@ export function renderIndexHtml(
   if (firstScreen && painted) {
     const scripts: string[] = [];
     html = html.replace(DEFER_SCRIPT_RE, (_m, src: string) => {
-      scripts.push(
-        src
-          .replace(/&quot;/g, '"')
-          .replace(/&lt;/g, '<')
-          .replace(/&amp;/g, '&'),
-      );
+      scripts.push(decodeAttr(src));
       return '';
     });
     // The page's own sheets come after the core's, in the order the app would add them, so their rules win as there.

@@ -96,7 +96,7 @@ function useAntdLocale(locale: 'zh_CN' | 'en_US', initial?: AntdLocaleTexts): { 
     initial?.locale === locale ? { texts: initial.texts, ready: true } : { ready: false },
   );
   useEffect(() => {
-    if (state.ready && state.texts === initial?.texts && initial?.locale === locale) return;
+    if (initial?.locale === locale && state.texts === initial.texts) return;
     let live = true;
     ANTD_LOCALES[locale]()
       .then((m) => live && setState({ texts: m.default, ready: true }))
