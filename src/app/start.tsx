@@ -1,4 +1,5 @@
 import { editionPlugins } from '@edition-plugins';
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { edition } from '../core/edition';
 import { localeTag, resolveLocale } from '../core/i18n/locale';
@@ -55,7 +56,10 @@ export function start(): void {
   // Renders the page afresh (and, on a painted page, releases the forms the page held until the app was there).
   const renderAfresh = () => {
     container.replaceChildren();
-    createRoot(container).render(app());
+    const root = createRoot(container);
+    // As a transition, React renders the page in slices of a few milliseconds, yielding to the browser between them,
+    // not in one long task (which on a phone blocks input for a few hundred milliseconds).
+    startTransition(() => root.render(app()));
   };
   // A painted page is hydrated only with the state it was painted from (its bootstrap, in the language it shows);
   // without that (a page config that lost it), the app starts afresh.
@@ -67,7 +71,8 @@ export function start(): void {
   // the app hydrates it, rendering exactly what the server did, and then takes over what the visitor did meanwhile.
   restoreFirstScreenStyles(document);
   void Promise.all([antdReady, antdLocale, routeReady]).then(
-    ([, texts]) => void hydrateRoot(container, app(texts)),
+    // Hydrated as a transition too (in slices); what the visitor does meanwhile hydrates its part at once.
+    ([, texts]) => startTransition(() => void hydrateRoot(container, app(texts))),
     // Without antd's texts the first render cannot match the server's.
     renderAfresh,
   );
