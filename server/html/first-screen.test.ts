@@ -31,9 +31,11 @@ describe('looksNarrow', () => {
 });
 
 describe('rendersFirstScreen', () => {
-  it('renders no settings page yet, signed in or not; the sign-in pages either way', () => {
-    expect(rendersFirstScreen('/users/settings/profile', true)).toBe(false);
+  it('renders the profile page only for a signed-in visitor; the sign-in pages either way', () => {
+    expect(rendersFirstScreen('/users/settings/profile', true)).toBe(true);
+    expect(rendersFirstScreen('/users/settings/profile/', true)).toBe(true);
     expect(rendersFirstScreen('/users/settings/profile', false)).toBe(false);
+    expect(rendersFirstScreen('/users/settings/ssh', true)).toBe(false);
     expect(rendersFirstScreen('/users/login', true)).toBe(true);
   });
 

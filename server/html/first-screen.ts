@@ -12,11 +12,11 @@ import type { PageConfig } from './render';
 const FIRST_SCREEN_PAGES = ['/users/login', '/sso/login', '/users/resetpassword'];
 
 /**
- * The settings pages whose first screen the service renders for a signed-in user (shell and section). None yet: the
- * profile page renders and hydrates cleanly, but two global-edition e2e tests that land on it (the language switch
- * after a reload, the inbox's batch delete) failed with it painted; see the session note.
+ * The settings pages whose first screen the service renders for a signed-in user (shell and section). A page joins
+ * when its first render depends only on the page config (bootstrap and page data), not on the browser (its time zone,
+ * a call's answer).
  */
-const SIGNED_IN_FIRST_SCREEN_PAGES: readonly string[] = [];
+const SIGNED_IN_FIRST_SCREEN_PAGES: readonly string[] = ['/users/settings/profile'];
 
 /** Whether the service renders the first screen of `pathname` (the settings pages only with a session). */
 export function rendersFirstScreen(pathname: string, signedIn = false): boolean {

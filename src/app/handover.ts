@@ -58,8 +58,14 @@ export function completeHandover(container: HTMLElement): void {
   const clicked = container.querySelector<HTMLElement>(`[${CLICK_PENDING_ATTR}]`);
   if (clicked) {
     clicked.removeAttribute(CLICK_PENDING_ATTR);
-    // The whole press, not only the click: some controls act on mousedown (a select opens there).
-    for (const type of ['mousedown', 'mouseup', 'click'])
-      clicked.dispatchEvent(new MouseEvent(type, { bubbles: true, cancelable: true, view: window, button: 0 }));
+    // The whole press, not only the click: some controls act on mousedown (a select opens there). Once the app is
+    // idle: right after the hydration a select still ignores a press (its open state settles in the renders its
+    // effects start; a press 50 ms after the commit was lost, one 100 ms after or at idle time opened it).
+    const press = () => {
+      for (const type of ['mousedown', 'mouseup', 'click'])
+        clicked.dispatchEvent(new MouseEvent(type, { bubbles: true, cancelable: true, view: window, button: 0 }));
+    };
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(press, { timeout: 1000 });
+    else setTimeout(press, 200);
   }
 }
