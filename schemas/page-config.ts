@@ -22,6 +22,14 @@ export const PageConfigSchema = Type.Object(
           'the first render lays the shell out for it, so the app hydrates what was painted',
       }),
     ),
+    timeZone: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          "On a server-rendered page that shows times, the browser's time zone (its cookie) the times were painted in: " +
+          'a browser in another zone renders the page afresh instead of hydrating it',
+      }),
+    ),
     bootstrap: Type.Optional(
       Type.Unsafe<PageBootstrap>(Type.Object({}, { description: 'What the first render needs (see PageBootstrap)' })),
     ),

@@ -14,6 +14,7 @@ import {
   webFilesUnder,
   writeAntdStyles,
   writeEditionStyleSheets,
+  nestedUnder,
 } from './antd-styles';
 
 const THEME = {
@@ -167,5 +168,31 @@ describe('antd styles at build time', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(0);
+  });
+});
+
+describe('nestedUnder', () => {
+  const edition = {
+    token: { colorPrimary: '#0050b3', colorError: '#cf1322' },
+    hashed: false,
+    cssVar: { key: 'css-var-app' },
+  };
+
+  it("lays a plugin's nested tokens over the edition's, under the nested theme's own class", () => {
+    const nested = nestedUnder(edition, { token: { colorWarning: '#ad6800' }, cssVar: { key: 'css-var-panel' } });
+    expect(nested.token).toEqual({ colorPrimary: '#0050b3', colorError: '#cf1322', colorWarning: '#ad6800' });
+    expect(nested.cssVar).toEqual({ key: 'css-var-panel' });
+    expect(nested.hashed).toBe(false);
+  });
+
+  it('refuses a nested theme without a fixed class (the page would not find its variables)', () => {
+    expect(() => nestedUnder(edition, { token: { colorWarning: '#ad6800' } })).toThrow(/cssVar\.key/);
+  });
+
+  it("the tokens panel's theme names its class", () => {
+    const theme = JSON.parse(
+      fs.readFileSync(path.join(import.meta.dirname, '../../plugins/access-tokens/theme.json'), 'utf8'),
+    ) as { cssVar: { key: string } };
+    expect(theme.cssVar.key).toBe('css-var-access-tokens');
   });
 });

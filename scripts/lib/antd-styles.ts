@@ -1,7 +1,8 @@
 // antd's styles for one edition, produced at build time. The app runs antd with `theme.zeroRuntime`, so no component
 // rule is generated in the browser (the bulk of the first render's style work, and the <style> tags a CSP blocked);
 // the sheets written here hold every rule the edition's components need and its theme's CSS variables. (antd 6 still
-// writes the variable blocks at run time too, nonce'd; a nested theme such as the tokens panel's needs its own.)
+// writes the variable blocks at run time too, nonce'd.) A plugin whose pages put a part under other tokens keeps that
+// nested theme in `plugins/<id>/theme.json`, with a fixed `cssVar.key`: its variables join the plugin's sheet.
 // They are split by where the components are used, so a page downloads and parses the rules it can show:
 // - the core's sheet: what src/ uses (the frames, the shell, the common pieces), with the theme's variables.
 //   rsbuild.config.ts aliases `@antd-styles/core` to it and src/app/main.tsx imports it: it joins index.css;
@@ -266,6 +267,45 @@ export function writeAntdExtraStyles(
   return fs.statSync(file).size > 0 ? file : undefined;
 }
 
+/**
+ * A plugin's nested theme (`plugins/<id>/theme.json`) as it applies under the edition's: antd merges a nested
+ * ConfigProvider's tokens over its parent's, and the nested theme names its own variables' class.
+ */
+export function nestedUnder(theme: ThemeConfig, nested: ThemeConfig): ThemeConfig {
+  const key = typeof nested.cssVar === 'object' ? nested.cssVar.key : undefined;
+  if (!key) throw new Error('a nested theme needs a fixed cssVar.key, or the page would not find its CSS variables');
+  return {
+    ...theme,
+    token: { ...theme.token, ...nested.token },
+    components: { ...theme.components, ...nested.components },
+    cssVar: { key },
+  };
+}
+
+/**
+ * A plugin's sheet: the rules its components need beyond the core's, then, with a nested theme, what that theme adds
+ * (its variables, under its own class). Answers the path, or undefined when the plugin needs nothing more.
+ */
+function writePluginStyles(
+  root: string,
+  dir: string,
+  theme: ThemeConfig,
+  id: string,
+  core: string,
+): string | undefined {
+  const files = webFilesUnder(path.join(root, 'plugins', id));
+  const extra = writeAntdExtraStyles(dir, theme, files, core);
+  const themeFile = path.join(root, 'plugins', id, 'theme.json');
+  if (!fs.existsSync(themeFile)) return extra;
+  const nested = nestedUnder(theme, JSON.parse(fs.readFileSync(themeFile, 'utf8')) as ThemeConfig);
+  const components = componentsUsed(files, styledExports());
+  const known = fs.readFileSync(core, 'utf8') + (extra ? fs.readFileSync(extra, 'utf8') : '');
+  return writeKept(dir, [nested, components, known], () => {
+    const own = extra ? fs.readFileSync(extra, 'utf8') : '';
+    return own + rulesNotIn(extractAntdCss(nested, components), known);
+  });
+}
+
 /** An edition's antd sheets: the core's, each lazy core group's and each plugin's (absent when it needs none). */
 export interface EditionStyleSheets {
   core: string;
@@ -294,9 +334,7 @@ export function writeEditionStyleSheets(
     lazy: Object.fromEntries(
       [...lazyFiles].map(([group, files]) => [group, writeAntdExtraStyles(dir, theme, files, core)]),
     ),
-    plugins: Object.fromEntries(
-      plugins.map((id) => [id, writeAntdExtraStyles(dir, theme, webFilesUnder(path.join(root, 'plugins', id)), core)]),
-    ),
+    plugins: Object.fromEntries(plugins.map((id) => [id, writePluginStyles(root, dir, theme, id, core)])),
   };
 }
 

@@ -6,6 +6,7 @@ import { STYLE_KEY_ATTR, STYLE_SHEET_ID } from '../../schemas/first-screen';
 import { serverRendererFile } from '../../schemas/server-renderer';
 import {
   FirstScreenRenderer,
+  firstScreenShowsTimes,
   looksNarrow,
   rendersFirstScreen,
   splitDeclarations,
@@ -32,11 +33,20 @@ describe('looksNarrow', () => {
 
 describe('rendersFirstScreen', () => {
   it('renders the profile page only for a signed-in visitor; the sign-in pages either way', () => {
-    expect(rendersFirstScreen('/users/settings/profile', true)).toBe(true);
-    expect(rendersFirstScreen('/users/settings/profile/', true)).toBe(true);
-    expect(rendersFirstScreen('/users/settings/profile', false)).toBe(false);
-    expect(rendersFirstScreen('/users/settings/ssh', true)).toBe(false);
-    expect(rendersFirstScreen('/users/login', true)).toBe(true);
+    expect(rendersFirstScreen('/users/settings/profile', { signedIn: true })).toBe(true);
+    expect(rendersFirstScreen('/users/settings/profile/', { signedIn: true })).toBe(true);
+    expect(rendersFirstScreen('/users/settings/profile', { signedIn: false, timeZone: 'Asia/Shanghai' })).toBe(false);
+    expect(rendersFirstScreen('/users/settings/unknown', { signedIn: true })).toBe(false);
+    expect(rendersFirstScreen('/users/login', { signedIn: true })).toBe(true);
+    expect(firstScreenShowsTimes('/users/settings/profile')).toBe(false);
+  });
+
+  it('renders a page that shows times only when the browser reported its time zone', () => {
+    const tokens = '/users/settings/personalAccessToken';
+    expect(firstScreenShowsTimes(tokens)).toBe(true);
+    expect(rendersFirstScreen(tokens, { signedIn: true })).toBe(false);
+    expect(rendersFirstScreen(tokens, { signedIn: true, timeZone: 'Asia/Shanghai' })).toBe(true);
+    expect(rendersFirstScreen(tokens, { timeZone: 'Asia/Shanghai' })).toBe(false);
   });
 
   it('renders the sign-in and recovery pages, with or without a trailing slash, and nothing else', () => {

@@ -12,16 +12,35 @@ import type { PageConfig } from './render';
 const FIRST_SCREEN_PAGES = ['/users/login', '/sso/login', '/users/resetpassword'];
 
 /**
- * The settings pages whose first screen the service renders for a signed-in user (shell and section). A page joins
- * when its first render depends only on the page config (bootstrap and page data), not on the browser (its time zone,
- * a call's answer).
+ * The settings pages whose first screen the service renders for a signed-in visitor (shell and section), and whether
+ * that screen shows times. A page joins when its first render depends only on the page config (bootstrap and page
+ * data), not on a call's answer; one that shows times is painted only when the browser's time zone is known (its
+ * cookie), so the times are the ones the browser would show.
  */
-const SIGNED_IN_FIRST_SCREEN_PAGES: readonly string[] = ['/users/settings/profile'];
+const SIGNED_IN_FIRST_SCREEN_PAGES: ReadonlyMap<string, { showsTimes: boolean }> = new Map([
+  ['/users/settings/profile', { showsTimes: false }],
+  ['/users/settings/personalAccessToken', { showsTimes: true }],
+  ['/users/settings/ssh', { showsTimes: true }],
+  ['/users/settings/packagesCredential', { showsTimes: true }],
+]);
 
-/** Whether the service renders the first screen of `pathname` (the settings pages only with a session). */
-export function rendersFirstScreen(pathname: string, signedIn = false): boolean {
+/** Who asks for a page: signed in or not, and the time zone the browser reported (schemas/time-zone.ts). */
+export interface FirstScreenVisitor {
+  signedIn?: boolean;
+  timeZone?: string;
+}
+
+/** Whether the service renders the first screen of `pathname` for `visitor` (settings pages only with a session). */
+export function rendersFirstScreen(pathname: string, visitor: FirstScreenVisitor = {}): boolean {
   const page = pathname.replace(/\/+$/, '');
-  return FIRST_SCREEN_PAGES.includes(page) || (signedIn && SIGNED_IN_FIRST_SCREEN_PAGES.includes(page));
+  if (FIRST_SCREEN_PAGES.includes(page)) return true;
+  const settings = visitor.signedIn ? SIGNED_IN_FIRST_SCREEN_PAGES.get(page) : undefined;
+  return !!settings && (!settings.showsTimes || !!visitor.timeZone);
+}
+
+/** Whether `pathname`'s first screen shows times (rendered in the visitor's zone). */
+export function firstScreenShowsTimes(pathname: string): boolean {
+  return !!SIGNED_IN_FIRST_SCREEN_PAGES.get(pathname.replace(/\/+$/, ''))?.showsTimes;
 }
 
 /**

@@ -9,7 +9,14 @@ import { newNonce, renderIndexHtml, type PageConfig } from './render';
 import { CatalogueCache, pageBootstrap } from './bootstrap';
 import { FileCache } from './file-cache';
 import { pageChunkFiles } from './page-chunks';
-import { FirstScreenRenderer, looksNarrow, rendersFirstScreen, splitFirstScreen } from './first-screen';
+import {
+  FirstScreenRenderer,
+  firstScreenShowsTimes,
+  looksNarrow,
+  rendersFirstScreen,
+  splitFirstScreen,
+} from './first-screen';
+import { TIME_ZONE_COOKIE, knownTimeZone } from '../../schemas/time-zone';
 import type { PageChunks } from '../../schemas/page-chunks';
 
 /** Client-side routes answered with index.html (history fallback). */
@@ -88,12 +95,17 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
     // Some pages come painted: the app hydrates what the build's renderer made of this same configuration (with the
     // guess of a narrow window the shell is laid out for).
     let screen: string | undefined;
-    if (rendersFirstScreen(pathname, !!req.session)) {
+    const timeZone = knownTimeZone(req.cookies[TIME_ZONE_COOKIE]);
+    if (rendersFirstScreen(pathname, { signedIn: !!req.session, timeZone })) {
       config.narrow = looksNarrow(req.headers);
+      if (timeZone && firstScreenShowsTimes(pathname)) config.timeZone = timeZone;
       screen = await firstScreens.render(req.url, { ...config, nonce }, (err) =>
         req.log.warn({ err }, 'first screen not rendered'),
       );
-      if (screen === undefined) delete config.narrow;
+      if (screen === undefined) {
+        delete config.narrow;
+        delete config.timeZone;
+      }
     }
     return reply
       .header('content-security-policy', pageCsp(nonce))

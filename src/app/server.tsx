@@ -2,10 +2,14 @@
 // server/html/server-render.ts). It renders the same App the browser hydrates, for one request's page configuration:
 // same stores, catalogue and antd texts, so the browser's first render matches it node for node.
 import { editionPlugins } from '@edition-plugins';
+import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone';
+import utc from 'dayjs/plugin/utc';
 import { enableStaticRendering } from 'mobx-react-lite';
 import type { ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
+import { setShownZone } from '../core/i18n/format';
 import type { PageConfig } from '../core/page-config';
 import { createRegistry, type MessageCatalogue } from '../core/plugin';
 import { createRequestClient, requestOptionsFromPageConfig } from '../core/request';
@@ -15,6 +19,8 @@ import { App, loadAntdLocale } from './App';
 
 // Observers render once and subscribe to nothing: the server keeps no reaction alive after a page.
 enableStaticRendering(true);
+dayjs.extend(utc);
+dayjs.extend(timezone);
 
 const registry = createRegistry(editionPlugins);
 
@@ -41,7 +47,28 @@ export interface RenderInput {
  * The HTML of `#container`'s content for a request, rendered to the end (lazy pages and stores loaded). Throws when
  * it cannot (no catalogue in the page config, a render error, aborted): the service then serves the empty container.
  */
-export async function renderPage({ url, config, signal }: RenderInput): Promise<string> {
+export function renderPage(input: RenderInput): Promise<string> {
+  // One render at a time: the zone dates are shown in is module state (src/core/i18n/format.ts), and a render that
+  // waits for a lazy page would otherwise let another request's render run with its zone in between.
+  const turn = queue.then(() => renderAlone(input));
+  queue = turn.catch(() => {});
+  return turn;
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+async function renderAlone({ url, config, signal }: RenderInput): Promise<string> {
+  signal?.throwIfAborted();
+  const zone = config.timeZone;
+  setShownZone(zone ? (d) => d.tz(zone) : undefined);
+  try {
+    return await renderWhole(url, config, signal);
+  } finally {
+    setShownZone(undefined);
+  }
+}
+
+async function renderWhole(url: string, config: PageConfig, signal: AbortSignal | undefined): Promise<string> {
   const boot = config.bootstrap;
   if (!boot?.messages) throw new Error('the page config carries no catalogue');
   const locale = boot.locale;

@@ -3,6 +3,7 @@ import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { edition } from '../core/edition';
 import { localeTag, resolveLocale } from '../core/i18n/locale';
+import { browserTimeZone, rememberTimeZone } from '../core/i18n/time-zone';
 import { readPageConfig } from '../core/page-config';
 import { createRegistry, type MessageCatalogue } from '../core/plugin';
 import { configureRequestClient, defaultShowServerError } from '../core/request';
@@ -28,6 +29,7 @@ export function start(): void {
       window.location.assign(`${edition.paths.relogin}?next=${next}`);
     },
   });
+  rememberTimeZone();
   const locale = resolveLocale(document.cookie, edition.locale.default);
   document.documentElement.lang = localeTag(locale, 'html');
   const boot = config.bootstrap;
@@ -61,9 +63,11 @@ export function start(): void {
     // not in one long task (which on a phone blocks input for a few hundred milliseconds).
     startTransition(() => root.render(app()));
   };
-  // A painted page is hydrated only with the state it was painted from (its bootstrap, in the language it shows);
-  // without that (a page config that lost it), the app starts afresh.
-  if (!container.hasChildNodes() || !initialMessages) {
+  // A painted page is hydrated only with the state it was painted from (its bootstrap, in the language it shows, and
+  // its times in this browser's zone); without that (a page config that lost it, a zone changed since the cookie was
+  // written), the app starts afresh.
+  const paintedElsewhere = !!config.timeZone && config.timeZone !== browserTimeZone();
+  if (!container.hasChildNodes() || !initialMessages || paintedElsewhere) {
     renderAfresh();
     return;
   }

@@ -1,6 +1,7 @@
 import type { PageBootstrap, PageConfig as ServedPageConfig } from '../../schemas/page-config';
 import type { DirectoryKind, OAuthProvider, SignInMethods } from '../../schemas/sign-in';
 import { createContext, useContext, useState } from 'react';
+import { knownTimeZone } from '../../schemas/time-zone';
 import { isRecord } from './shape';
 
 /** The id of the `<script type="application/json">` tag the service renders into every page. */
@@ -44,6 +45,8 @@ export function parsePageConfig(text: string | null | undefined, nonce?: string 
   const signIn = parseSignIn(raw.signIn);
   if (signIn) config.signIn = signIn;
   if (typeof raw.narrow === 'boolean') config.narrow = raw.narrow;
+  const timeZone = knownTimeZone(raw.timeZone);
+  if (timeZone) config.timeZone = timeZone;
   const bootstrap = parseBootstrap(raw.bootstrap);
   if (bootstrap) config.bootstrap = bootstrap;
   return config;

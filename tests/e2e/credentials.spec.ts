@@ -8,6 +8,9 @@ import { E2E_USERS, expect, expectNoAxeViolations, signIn, test } from './fixtur
 // SSH keys, artifact-repository credential and third-party bindings, per edition.
 // Several axe passes per test: give them room on a loaded 2-core machine.
 test.describe.configure({ timeout: 120_000 });
+// A zone that is not the service's (UTC), half an hour off the hour: a list painted in another zone than the
+// browser's would show.
+test.use({ timezoneId: 'Asia/Kolkata' });
 const zhEditions = ['vpc', 'aliyun', 'dedicated'];
 
 /** A fresh key pair made by ssh-keygen, with the fingerprint ssh-keygen itself prints. */
@@ -64,6 +67,27 @@ test('adds and removes an SSH key; the fingerprint is what ssh-keygen prints', a
   await expect(page.getByTestId('ssh-key-count')).toHaveText(zh ? '共 1 个公钥' : '1 public key');
   await expect(page.getByRole('cell', { name: zh ? '只读' : 'Read-only', exact: true })).toBeVisible();
   await expectNoAxeViolations(page);
+
+  // Reloaded, the list comes painted by the service (the app told it the browser's zone in a cookie): its creation
+  // time is the one the app itself shows once it has taken over, in the browser's zone.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/static/js/**', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.reload({ waitUntil: 'commit' });
+  const created = page
+    .getByRole('row')
+    .nth(1)
+    .getByText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+  await expect(created).toBeVisible();
+  await expect(page.locator('#container')).not.toHaveAttribute('data-hydrated');
+  const painted = await created.textContent();
+  release();
+  await expect(page.locator('#container')).toHaveAttribute('data-hydrated', '');
+  await expect(created).toHaveText(painted!);
+  await page.unroute('**/static/js/**');
 
   // The same key a second time is a conflict, explained by the service.
   await page.getByRole('button', { name: zh ? '添加 SSH 公钥' : 'Add SSH public key' }).click();

@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, ConfigProvider, Flex, message, Switch, Typography } from 'antd';
+import { Button, ConfigProvider, Flex, message, Switch, Typography, type ThemeConfig } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -9,6 +9,7 @@ import type { ActionResult } from '../../../src/core/stores/failure';
 import { useStore } from '../../../src/core/stores/root';
 import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
 import type { AccessToken, TokenBody } from '../contract';
+import panelTheme from '../theme.json';
 import { FAILURE_MESSAGES } from '../store';
 import { TokenCreatedAlert } from './TokenCreatedAlert';
 import { TokenTable } from './TokenTable';
@@ -22,16 +23,10 @@ const TokenFormDrawer = lazyOverlay(() =>
 /** Where the section lives; `/create` under it opens the create drawer. */
 export const SECTION_PATH = '/users/settings/personalAccessToken';
 
-// antd's lighter greys (counts, hints, empty text), red and amber fall below WCAG AA contrast on white.
-const ACCESSIBLE_THEME = {
-  token: {
-    colorTextDescription: MUTED_COLOR,
-    colorTextSecondary: MUTED_COLOR,
-    colorTextTertiary: MUTED_COLOR,
-    colorError: '#cf1322',
-    colorWarning: '#ad6800',
-  },
-};
+// antd's lighter greys (counts, hints, empty text), red and amber fall below WCAG AA contrast on white. The panel's
+// theme is plugins/access-tokens/theme.json: its CSS variables are written at build time into the plugin's sheet
+// (scripts/lib/antd-styles.ts), under its own fixed class, so a painted page has them before any script runs.
+const ACCESSIBLE_THEME: ThemeConfig = { ...panelTheme, zeroRuntime: true };
 
 /** The section's content: heading, one-time token, list, and the create/edit drawers. */
 export const TokensPanel = observer(function TokensPanel({ showTitle = true }: { showTitle?: boolean }) {

@@ -10,6 +10,7 @@ import {
   formatNumber,
   formatRelativeTime,
   relativeTimeParts,
+  setShownZone,
 } from './format';
 import en from '../messages/en_US.json';
 import zh from '../messages/zh_CN.json';
@@ -114,5 +115,29 @@ describe('number grouping', () => {
     expect(formatNumber('')).toBe('-');
     expect(formatNumber('abc')).toBe('-');
     expect(formatNumber(Number.NaN)).toBe('-');
+  });
+});
+
+describe('the zone dates are shown in (the service renderer sets it per render)', () => {
+  afterEach(() => setShownZone(undefined));
+
+  it('formats through the conversion while one is set, and in the runtime zone again once it is cleared', () => {
+    const value = '2026-03-01T23:30:00.000Z';
+    const local = formatDateTime(value);
+    // A conversion to a fixed offset five and a half hours ahead of UTC, as dayjs's timezone plugin gives one.
+    setShownZone((d) => dayjs(d.valueOf() + (d.utcOffset() * -60_000 + 330 * 60_000)));
+    expect(formatDateTime(value)).toBe('2026-03-02 05:00');
+    expect(formatDate(value)).toBe('2026-03-02');
+    setShownZone(undefined);
+    expect(formatDateTime(value)).toBe(local);
+  });
+
+  it('puts "now" in the same zone, so calendar words follow the shown day', () => {
+    const shift = (d: dayjs.Dayjs) => dayjs(d.valueOf() + (d.utcOffset() * -60_000 + 330 * 60_000));
+    setShownZone(shift);
+    // 23:30 UTC is 05:00 the next day in that zone: the same day as "now" at 23:45 UTC.
+    expect(formatCalendar('2026-03-01T23:30:00.000Z', tEn, Date.parse('2026-03-01T23:45:00.000Z'))).toBe(
+      `${tEn('core.date.today')} 05:00`,
+    );
   });
 });

@@ -26,12 +26,27 @@ export type NowInput = number | Date;
 /** Translates a message id; e.g. `(id) => intl.formatMessage({ id })`. */
 export type Translate = (id: string) => string;
 
+/**
+ * How a parsed date is put in the zone it is shown in. In the browser, none: dayjs shows the browser's own zone. The
+ * service's renderer of first screens (src/app/server.tsx) shows the zone the browser reported, per render.
+ */
+let toShownZone: ((d: Dayjs) => Dayjs) | undefined;
+
+/** Sets how dates are put in the zone they are shown in (undefined: the runtime's own zone). */
+export function setShownZone(convert: ((d: Dayjs) => Dayjs) | undefined): void {
+  toShownZone = convert;
+}
+
 /** Parses a date input; null for empty or invalid so every formatter shows the dash. */
 export function toDayjs(value: DateInput): Dayjs | null {
   if (value === null || value === undefined || value === '') return null;
   const d = dayjs(value);
-  return d.isValid() ? d : null;
+  if (!d.isValid()) return null;
+  return toShownZone ? toShownZone(d) : d;
 }
+
+/** The injected "now" in the zone dates are shown in. */
+const nowDayjs = (now: NowInput) => (toShownZone ? toShownZone(dayjs(now)) : dayjs(now));
 
 /** YYYY-MM-DD, or '-' when empty. */
 export function formatDate(value: DateInput): string {
@@ -54,7 +69,7 @@ export function formatFullDateTime(value: DateInput, locale: Locale): string {
 export function formatCalendar(value: DateInput, t: Translate, now: NowInput = Date.now()): string {
   const d = toDayjs(value);
   if (!d) return EMPTY_PLACEHOLDER;
-  const days = d.startOf('day').diff(dayjs(now).startOf('day'), 'day');
+  const days = d.startOf('day').diff(nowDayjs(now).startOf('day'), 'day');
   const time = d.format(TIME_FORMAT);
   if (days === 0) return `${t('core.date.today')} ${time}`;
   if (days === -1) return `${t('core.date.yesterday')} ${time}`;
@@ -72,7 +87,7 @@ export function relativeTimeParts(
 ): { value: number; unit: RelativeUnit } | null {
   const d = toDayjs(value);
   if (!d) return null;
-  const n = dayjs(now);
+  const n = nowDayjs(now);
   const sign = d.isBefore(n) ? -1 : 1;
   const [early, late] = sign < 0 ? [d, n] : [n, d];
   const T = RELATIVE_TIME_THRESHOLDS;

@@ -1,0 +1,22 @@
+import { TIME_ZONE_COOKIE, knownTimeZone } from '../../../schemas/time-zone';
+
+/** The browser's own time zone (an IANA name), or undefined when it does not say. */
+export function browserTimeZone(): string | undefined {
+  try {
+    return knownTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Tells the service the browser's time zone (its cookie, rewritten only when it changed), so that the pages it
+ * paints show times as this browser would (see schemas/time-zone.ts).
+ */
+export function rememberTimeZone(doc: Document = document): void {
+  const zone = browserTimeZone();
+  if (!zone) return;
+  const value = encodeURIComponent(zone);
+  if (doc.cookie.split('; ').includes(`${TIME_ZONE_COOKIE}=${value}`)) return;
+  doc.cookie = `${TIME_ZONE_COOKIE}=${value}; path=/; max-age=31536000; SameSite=Lax`;
+}
