@@ -21,6 +21,7 @@ import { loadConfig } from '../server/config';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, CJK_FONT } from './lib/chromium';
 import { NGINX, selfSignedCertificate, startNginx } from './lib/nginx';
 import { createOrg, createUser, installApp } from '../server/services/accounts';
+import { TIME_ZONE_COOKIE } from '../schemas/time-zone';
 
 /** The pages measured: key → path (signed in unless `public`). Pages an edition lacks are skipped. */
 const PAGES: Record<string, { path: string; public?: boolean; plugin: string }> = {
@@ -98,6 +99,9 @@ async function main(): Promise<void> {
       // The throwaway certificate of the loopback proxy.
       chromeFlags: ['--headless=new', '--ignore-certificate-errors', ...CHROMIUM_ARGS],
     });
+    // A visitor who signed in through the login page carries the time-zone cookie its script wrote (the browser's
+    // zone, which here is this machine's): with it, the pages that show times come painted (schemas/time-zone.ts).
+    const timeZoneCookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}`;
     const runs = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 1));
     const only = process.env.BENCH_WEB_PAGES?.split(',').filter(Boolean);
     const rows: Row[] = [];
@@ -113,7 +117,7 @@ async function main(): Promise<void> {
             output: 'json',
             logLevel: 'error',
             onlyCategories: ['performance'],
-            extraHeaders: page.public ? {} : { Cookie: cookie },
+            extraHeaders: page.public ? {} : { Cookie: `${cookie}; ${timeZoneCookie}` },
             ...(process.env.BENCH_WEB_BLOCK ? { blockedUrlPatterns: [process.env.BENCH_WEB_BLOCK] } : {}),
           },
           undefined,
