@@ -94,11 +94,6 @@ async function main(): Promise<void> {
       console.log('nginx is missing (npm run setup installs it): measuring the service directly over HTTP/1.1');
     }
 
-    chrome = await chromeLauncher.launch({
-      chromePath: CHROMIUM_PATH,
-      // The throwaway certificate of the loopback proxy.
-      chromeFlags: ['--headless=new', '--ignore-certificate-errors', ...CHROMIUM_ARGS],
-    });
     // A visitor who signed in through the login page carries the time-zone cookie its script wrote (the browser's
     // zone, which here is this machine's): with it, the pages that show times come painted (schemas/time-zone.ts).
     const timeZoneCookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}`;
@@ -110,6 +105,14 @@ async function main(): Promise<void> {
       if (!app.ctx.edition.plugins.includes(page.plugin)) continue;
       const samples: Row[] = [];
       for (let i = 0; i < runs; i++) {
+        // A fresh browser (and cookie jar) per run: the session travels as a request header, and once a page's
+        // script has written a cookie of its own (the time zone), the browser sends its jar instead of that header.
+        await chrome?.kill();
+        chrome = await chromeLauncher.launch({
+          chromePath: CHROMIUM_PATH,
+          // The throwaway certificate of the loopback proxy.
+          chromeFlags: ['--headless=new', '--ignore-certificate-errors', ...CHROMIUM_ARGS],
+        });
         const result = await lighthouse(
           `${base}${page.path}`,
           {
