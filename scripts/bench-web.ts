@@ -107,6 +107,8 @@ async function main(): Promise<void> {
       for (let i = 0; i < runs; i++) {
         // A fresh browser (and cookie jar) per run: the session travels as a request header, and once a page's
         // script has written a cookie of its own (the time zone), the browser sends its jar instead of that header.
+        // Known gap: a page rendered in the browser writes that cookie before its calls, which then go out without
+        // the session (third-party, inbox, organisations end at the login page). The session belongs in the jar.
         await chrome?.kill();
         chrome = await chromeLauncher.launch({
           chromePath: CHROMIUM_PATH,
