@@ -16,6 +16,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, CJK_FONT } from './lib/chromium';
@@ -94,9 +95,14 @@ async function main(): Promise<void> {
       console.log('nginx is missing (npm run setup installs it): measuring the service directly over HTTP/1.1');
     }
 
-    // A visitor who signed in through the login page carries the time-zone cookie its script wrote (the browser's
-    // zone, which here is this machine's): with it, the pages that show times come painted (schemas/time-zone.ts).
-    const timeZoneCookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}`;
+    // A visitor who signed in through the login page carries the session and the time-zone cookie its script wrote
+    // (the browser's zone, which here is this machine's): with it, the pages that show times come painted
+    // (schemas/time-zone.ts).
+    const [sessionName, sessionValue] = splitCookie(cookie);
+    const signedInCookies = [
+      { name: sessionName, value: sessionValue },
+      { name: TIME_ZONE_COOKIE, value: encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone) },
+    ].map((c) => ({ ...c, domain: new URL(base).hostname, path: '/', secure: base.startsWith('https:') }));
     const runs = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 1));
     const only = process.env.BENCH_WEB_PAGES?.split(',').filter(Boolean);
     const rows: Row[] = [];
@@ -105,16 +111,19 @@ async function main(): Promise<void> {
       if (!app.ctx.edition.plugins.includes(page.plugin)) continue;
       const samples: Row[] = [];
       for (let i = 0; i < runs; i++) {
-        // A fresh browser (and cookie jar) per run: the session travels as a request header, and once a page's
-        // script has written a cookie of its own (the time zone), the browser sends its jar instead of that header.
-        // Known gap: a page rendered in the browser writes that cookie before its calls, which then go out without
-        // the session (third-party, inbox, organisations end at the login page). The session belongs in the jar.
+        // A fresh browser (and cookie jar) per run. The session goes into the jar, not into a request header:
+        // Chromium drops an extra Cookie header as soon as a page's script writes a cookie of its own.
         await chrome?.kill();
         chrome = await chromeLauncher.launch({
           chromePath: CHROMIUM_PATH,
           // The throwaway certificate of the loopback proxy.
           chromeFlags: ['--headless=new', '--ignore-certificate-errors', ...CHROMIUM_ARGS],
         });
+        if (!page.public) {
+          const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+          await browser.setCookie(...signedInCookies);
+          await browser.disconnect();
+        }
         const result = await lighthouse(
           `${base}${page.path}`,
           {
@@ -122,7 +131,6 @@ async function main(): Promise<void> {
             output: 'json',
             logLevel: 'error',
             onlyCategories: ['performance'],
-            extraHeaders: page.public ? {} : { Cookie: `${cookie}; ${timeZoneCookie}` },
             ...(process.env.BENCH_WEB_BLOCK ? { blockedUrlPatterns: [process.env.BENCH_WEB_BLOCK] } : {}),
           },
           undefined,
@@ -189,6 +197,11 @@ const freePort = () =>
       s.close(() => resolve(port));
     });
   });
+
+const splitCookie = (pair: string) => {
+  const at = pair.indexOf('=');
+  return [pair.slice(0, at), pair.slice(at + 1)] as const;
+};
 
 const ms = (v: number) => `${(v / 1000).toFixed(1)} s`;
 
