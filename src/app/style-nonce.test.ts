@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { injectCSS, removeCSS, setDynamicStyleNonce, updateCSS, withPageNonce } from './style-nonce';
+import {
+  cssVarSelector,
+  injectCSS,
+  removeCSS,
+  resetStaticSheetCache,
+  setDynamicStyleNonce,
+  updateCSS,
+  withPageNonce,
+} from './style-nonce';
 
 describe("the page nonce on antd helpers' styles", () => {
   afterEach(() => {
@@ -30,5 +38,52 @@ describe("the page nonce on antd helpers' styles", () => {
   it('adds nothing when the page has no nonce (no CSP to satisfy)', () => {
     expect(withPageNonce({ prepend: true })).toEqual({ prepend: true });
     expect(injectCSS('a { color: red; }').nonce || undefined).toBeUndefined();
+  });
+});
+
+describe("antd's CSS variables the stylesheets already hold", () => {
+  afterEach(() => {
+    resetStaticSheetCache();
+    document.head.querySelectorAll('style').forEach((s) => s.remove());
+  });
+
+  /** A stylesheet of the page (as the edition's built sheet is). */
+  const pageSheet = (css: string) => {
+    const el = document.createElement('style');
+    el.textContent = css;
+    document.head.appendChild(el);
+  };
+  const antdStyles = () => Array.from(document.head.querySelectorAll('style[data-rc-order]'));
+
+  it('reads the selector of one block of variables, and of nothing else', () => {
+    expect(cssVarSelector('.css-var-app.ant-btn{--ant-button-x:1px;}')).toBe('.css-var-app.ant-btn');
+    expect(cssVarSelector('.css-var-app{--ant-blue:#1677FF;}')).toBe('.css-var-app');
+    expect(cssVarSelector('.ant-btn{color:red}')).toBeUndefined();
+    expect(cssVarSelector('.css-var-app{--a:1}.css-var-app .x{--b:2}')).toBeUndefined();
+  });
+
+  it('does not add a block the page already has, and adds one it lacks', () => {
+    pageSheet('.css-var-app{--ant-blue:#1677FF}.css-var-app.ant-btn{--ant-button-x:1px}');
+    const opts = { mark: 'data-css-hash', prepend: 'queue' as const, priority: -999 };
+    const skipped = updateCSS('.css-var-app.ant-btn{--ant-button-x:1px;}', 'k1', opts);
+    expect(document.head.contains(skipped)).toBe(false);
+    // The caller marks what it got back.
+    skipped.setAttribute('data-token-hash', 'css-var-app');
+    expect(antdStyles()).toHaveLength(0);
+    const added = updateCSS('.css-var-app.ant-modal-css-var{--ant-modal-x:2px;}', 'k2', opts);
+    expect(document.head.contains(added)).toBe(true);
+    expect(antdStyles()).toHaveLength(1);
+  });
+
+  it('reads a sheet that arrived later (a section’s own), and never counts the styles antd added itself', () => {
+    pageSheet('.css-var-app{--ant-blue:#1677FF}');
+    updateCSS('.css-var-app.ant-table-css-var{--ant-table-x:1px;}', 'k3');
+    expect(antdStyles()).toHaveLength(1);
+    // A second theme's block under the same selector is still added: what antd added does not count as the page's.
+    updateCSS('.css-var-app.ant-table-css-var{--ant-table-x:3px;}', 'k4');
+    expect(antdStyles()).toHaveLength(2);
+    pageSheet('.css-var-app.ant-tag{--ant-tag-x:1px}');
+    const tag = updateCSS('.css-var-app.ant-tag{--ant-tag-x:1px;}', 'k5');
+    expect(document.head.contains(tag)).toBe(false);
   });
 });

@@ -1,7 +1,11 @@
-// The one place antd's helpers add <style> elements at run time: @rc-component/util's dynamicCSS. Some callers pass
-// no nonce (a modal's or drawer's body scroll lock, a table measuring its scrollbar on mount), so the page CSP
-// (`style-src 'self' 'nonce-…'`) blocked those styles and the console reported it. The build points every import of
-// that module at this one (rsbuild.config.ts), which hands the page's nonce to each call that brings none.
+// The one place antd's helpers add <style> elements at run time: @rc-component/util's dynamicCSS. The build points
+// every import of that module at this one (rsbuild.config.ts), which
+// - hands the page's nonce to each call that brings none (a modal's or drawer's body scroll lock, a table measuring
+//   its scrollbar on mount), which the page CSP (`style-src 'self' 'nonce-…'`) blocked and the console reported;
+// - leaves out the CSS variables antd registers for its theme and for each kind of component it mounts (even with
+//   `zeroRuntime`) when the edition's stylesheets already hold that very block (scripts/lib/antd-styles.ts writes
+//   them from the same theme): on a page's first render that was some twenty-five <style> elements, ~40 KB of CSS
+//   parsed again and a recalculation of every element's style, inside the hydration's commit.
 import {
   clearContainerCache,
   injectCSS as injectOriginal,
@@ -29,9 +33,57 @@ export function injectCSS(css: string, option?: Options): HTMLStyleElement {
   return injectOriginal(css, withPageNonce(option));
 }
 
-/** rc-util's `updateCSS`, the page nonce added. */
+/** The selector of a block of antd's CSS variables (`.css-var-app`, `.css-var-app.ant-btn{…}`), else undefined. */
+export function cssVarSelector(css: string): string | undefined {
+  if (!css.startsWith('.css-var-')) return undefined;
+  const open = css.indexOf('{');
+  return open > 0 && css.endsWith('}') && css.indexOf('}') === css.length - 1 ? css.slice(0, open).trim() : undefined;
+}
+
+/** Selectors of the CSS-variable blocks the page's stylesheets hold, and how many sheets they were read from. */
+let staticVarBlocks: { sheets: number; selectors: Set<string> } | undefined;
+
+/** Whether one of the page's stylesheets (not a style antd added) holds a block of variables for `selector`. */
+export function inStaticSheets(doc: Document, selector: string): boolean {
+  const sheets = doc.styleSheets.length;
+  // Read again when a sheet came since (a section's lazy sheet arrives with its code).
+  if (!staticVarBlocks || staticVarBlocks.sheets !== sheets) {
+    const selectors = new Set<string>();
+    // Not the styles added through this module (rc-util marks each with its order), which a theme may replace.
+    const owners = doc.querySelectorAll<HTMLLinkElement | HTMLStyleElement>(
+      'link[rel~="stylesheet"], style:not([data-rc-order])',
+    );
+    for (const owner of Array.from(owners)) {
+      let rules: CSSRuleList | undefined;
+      try {
+        rules = owner.sheet?.cssRules;
+      } catch {
+        continue; // not readable (another origin)
+      }
+      for (const rule of Array.from(rules ?? [])) {
+        if (rule instanceof CSSStyleRule && rule.selectorText.startsWith('.css-var-')) selectors.add(rule.selectorText);
+      }
+    }
+    staticVarBlocks = { sheets, selectors };
+  }
+  return staticVarBlocks.selectors.has(selector);
+}
+
+/**
+ * rc-util's `updateCSS`, the page nonce added; a block of CSS variables the page's stylesheets already hold is not
+ * added again (the caller gets a detached element to mark, as it expects one).
+ */
 export function updateCSS(css: string, key: string, option?: Options): HTMLElement {
+  const selector = cssVarSelector(css);
+  if (selector && typeof document !== 'undefined' && inStaticSheets(document, selector)) {
+    return document.createElement('style');
+  }
   return updateOriginal(css, key, withPageNonce(option));
+}
+
+/** Forgets what the page's stylesheets hold (tests). */
+export function resetStaticSheetCache(): void {
+  staticVarBlocks = undefined;
 }
 
 export { clearContainerCache, removeCSS };
