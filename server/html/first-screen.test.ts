@@ -39,6 +39,8 @@ describe('rendersFirstScreen', () => {
     expect(rendersFirstScreen('/users/settings/unknown', { signedIn: true })).toBe(false);
     expect(rendersFirstScreen('/users/login', { signedIn: true })).toBe(true);
     expect(firstScreenShowsTimes('/users/settings/profile')).toBe(false);
+    expect(rendersFirstScreen('/users/settings/third-party', { signedIn: true })).toBe(true);
+    expect(rendersFirstScreen('/users/settings/third-party', {})).toBe(false);
   });
 
   it('renders a page that shows times only when the browser reported its time zone', () => {

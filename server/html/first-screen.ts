@@ -22,6 +22,7 @@ const SIGNED_IN_FIRST_SCREEN_PAGES: ReadonlyMap<string, { showsTimes: boolean }>
   ['/users/settings/personalAccessToken', { showsTimes: true }],
   ['/users/settings/ssh', { showsTimes: true }],
   ['/users/settings/packagesCredential', { showsTimes: true }],
+  ['/users/settings/third-party', { showsTimes: false }],
 ]);
 
 /** Who asks for a page: signed in or not, and the time zone the browser reported (schemas/time-zone.ts). */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client, useTestServer } from '../kit/server';
 import type { PageConfig } from '../../schemas/page-config';
+import { bindIdentity } from '../../server/services/identities';
 
 // The page carries what its first render needs (no call before it): catalogue, user, organisation, apps.
 const FIXTURE = path.join(import.meta.dirname, '../fixtures/server/web-dist');
@@ -134,6 +135,20 @@ describe('page bootstrap', () => {
       expect((await c.req('GET', '/uiless/proxy/package/api/external/users/userInfo')).status).toBe(403);
     }
     expect((await pageConfig(s.clients.alice)).bootstrap!.plugins!['packages-credential']).toBeUndefined();
+  });
+
+  it('the third-party page brings the bindings, equal to the identities call; other pages do not', async () => {
+    await bindIdentity(s.ctx, { username: 'alice', provider: 'dingtalk', openId: 'ding-alice' });
+    const page = '/users/settings/third-party';
+    const brought = (await pageConfig(s.clients.alice, page)).bootstrap!.plugins!;
+    const identities = await s.clients.alice.req('GET', '/individual/proxy/my/identities');
+    expect(identities.json).toMatchObject({ results: [{ credential: 'dingtalk', open_id: 'ding-alice' }] });
+    expect(brought['third-party']).toEqual({ identities: identities.json });
+    // Only the signed-in user's own: nora has none.
+    expect((await pageConfig(s.clients.nora, page)).bootstrap!.plugins!['third-party']).toEqual({
+      identities: { results: [] },
+    });
+    expect((await pageConfig(s.clients.alice)).bootstrap!.plugins!['third-party']).toBeUndefined();
   });
 
   it('a user in no organisation, and a page without a session, carry no organisation', async () => {

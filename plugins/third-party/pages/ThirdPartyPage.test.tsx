@@ -1,4 +1,4 @@
-import { cleanup, screen } from '@testing-library/react';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeBackend, ok, serviceError, type FakeRoute } from '../../../tests/kit/fake-backend';
 import { renderWithCore } from '../../../tests/kit/web';
@@ -50,5 +50,34 @@ describe('third-party page', () => {
     expect((await store()).identities).toEqual([]);
     expect((await store()).loading).toBe(false);
     expect(backend.notices.map((n) => n.requestId)).toEqual(['req-9']);
+  });
+
+  it('shows the bindings the page brought in its first render and asks nothing; a malformed one is asked for', async () => {
+    const IDENTITIES = 'GET /individual/proxy/my/identities';
+    const binding = {
+      id: '1',
+      provider: 'dingtalk',
+      credential: 'dingtalk',
+      open_id: 'd_1',
+      name: 'DingTalk',
+      created_at: '',
+    };
+    const backend = fakeBackend({ [IDENTITIES]: ok({ results: [] }) });
+    await renderWithCore(<ThirdPartyPage />, {
+      backend,
+      route: '/users/settings/third-party',
+      pageData: { 'third-party': { identities: { results: [binding] } } },
+    });
+    expect(screen.getByText('Synchronized account d_1')).toBeTruthy();
+    await act(async () => new Promise((r) => setTimeout(r, 0)));
+    expect(backend.callsTo(IDENTITIES)).toHaveLength(0);
+    cleanup();
+    for (const bad of [{ results: [{ ...binding, open_id: 7 }] }, { results: 'x' }, null]) {
+      const b = fakeBackend({ [IDENTITIES]: ok({ results: [] }) });
+      await renderWithCore(<ThirdPartyPage />, { backend: b, pageData: { 'third-party': { identities: bad } } });
+      await waitFor(() => expect(b.callsTo(IDENTITIES)).toHaveLength(1));
+      expect(await screen.findAllByText('No synchronization account')).toHaveLength(4);
+      cleanup();
+    }
   });
 });
