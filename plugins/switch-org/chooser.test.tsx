@@ -151,4 +151,43 @@ describe('organisation chooser', () => {
     await mount(backend(1, { [LIST]: serviceError(400, 'InvalidParameter') }));
     expect(await screen.findByText('Failed to load your organizations, please retry')).toBeTruthy();
   });
+
+  it('shows the first page the page brought without asking; "load more" asks the service for the next', async () => {
+    const b = backend(ORG_PAGE_SIZE_DEFAULT + 3);
+    const brought = {
+      organizations: orgs(0, ORG_PAGE_SIZE_DEFAULT),
+      pages: { next_token: String(ORG_PAGE_SIZE_DEFAULT) },
+    };
+    await renderWithCore(<SwitchOrganizationPage />, {
+      backend: b,
+      route: '/users/switch/organization',
+      pageData: { 'switch-org': { organizations: brought } },
+    });
+    await waitFor(() => expect(names()).toHaveLength(ORG_PAGE_SIZE_DEFAULT));
+    await act(async () => new Promise((r) => setTimeout(r, 0)));
+    expect(b.callsTo(LIST)).toHaveLength(0);
+    await act(async () => fireEvent.click(screen.getByTestId('org-load-more')));
+    await waitFor(() => expect(names()).toHaveLength(ORG_PAGE_SIZE_DEFAULT + 3));
+    expect((b.callsTo(LIST)[0].body as { pagination: unknown }).pagination).toEqual({
+      next_token: String(ORG_PAGE_SIZE_DEFAULT),
+      page_size: ORG_PAGE_SIZE_DEFAULT,
+    });
+  });
+
+  it('asks for the first page when what the page brought is malformed', async () => {
+    for (const bad of [
+      { organizations: [{ id: 'o9', name: 7, logo: null }], pages: { next_token: null } },
+      { organizations: [] },
+      'all of them',
+    ]) {
+      const b = backend(2);
+      await renderWithCore(<SwitchOrganizationPage />, {
+        backend: b,
+        pageData: { 'switch-org': { organizations: bad } },
+      });
+      await waitFor(() => expect(names()).toEqual(['o0', 'o1']));
+      expect(b.callsTo(LIST)).toHaveLength(1);
+      cleanup();
+    }
+  });
 });

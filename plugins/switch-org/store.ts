@@ -7,8 +7,9 @@ import { annotate, SectionStore } from '../../src/core/stores/resource';
 import type { SessionStore } from '../../src/core/stores/SessionStore';
 import type { StoreCore, StoreFactory } from '../../src/core/stores/root';
 import { originsOf, safeRedirect } from '../../src/core/url';
+import { hasStrings, isListOf, isRecord, isStringOrNull } from '../../src/core/shape';
 import { switchOrgApi, type SwitchOrgApi } from './api';
-import type { AppAdmin, Organization } from './contract';
+import type { AppAdmin, Organization, OrganizationsListAnswer } from './contract';
 
 /** Policy refusals of a switch, each with its own message; anything else is 'Organisation switch failed'. */
 export const SWITCH_FAILURES: FailureCodes = {
@@ -49,7 +50,7 @@ export class OrganizationsStore extends SectionStore {
     this.session = session;
     annotate<OrganizationsStore>(this, {
       observable: ['organizations', 'nextToken', 'loadingMore', 'filter', 'switchingId'],
-      action: ['load', 'loadMore', 'setFilter', 'choose'],
+      action: ['load', 'loadMore', 'setFilter', 'choose', 'seed'],
       computed: ['visible'],
     });
   }
@@ -60,8 +61,20 @@ export class OrganizationsStore extends SectionStore {
     return wanted ? this.organizations.filter((o) => folded(o.name).includes(wanted)) : this.organizations;
   }
 
+  /**
+   * Takes the first page as the page brought it (`StoreCore.pageData`): loaded at once, and the chooser's own first
+   * `load()` makes no call; later loads ask as usual.
+   */
+  seed(answer: OrganizationsListAnswer): void {
+    this.seedWith(() => {
+      this.organizations = answer.organizations;
+      this.nextToken = answer.pages.next_token || null;
+    });
+  }
+
   /** Loads the first page for the signed-in user, replacing whatever was loaded before. */
   async load(): Promise<void> {
+    if (this.takeSeed()) return;
     const userId = this.session.user?.id;
     if (!userId) return;
     const generation = ++this.generation;
@@ -276,8 +289,23 @@ export class AppEntryStore extends SectionStore {
 }
 
 /** Built when the chooser first asks for it (`useStore('switchOrganizations')`). */
-const createOrganizationsStore: StoreFactory<OrganizationsStore> = (core) =>
-  new OrganizationsStore(switchOrgApi(core.client), core.session);
+const createOrganizationsStore: StoreFactory<OrganizationsStore> = (core) => {
+  const store = new OrganizationsStore(switchOrgApi(core.client), core.session);
+  // The chooser's first render has the first page from the page (else the chooser's load asks for it).
+  const brought = (core.pageData('switch-org') as { organizations?: unknown } | null | undefined)?.organizations;
+  if (isOrganizationsPage(brought)) store.seed(brought);
+  return store;
+};
+
+/** A page of the list as the service answers it (what the page brought is checked before the chooser shows it). */
+export function isOrganizationsPage(v: unknown): v is OrganizationsListAnswer {
+  return (
+    isRecord(v) &&
+    isListOf(v.organizations, (o) => hasStrings(o, ['id', 'name']) && isStringOrNull(o.logo)) &&
+    isRecord(v.pages) &&
+    isStringOrNull(v.pages.next_token)
+  );
+}
 export default createOrganizationsStore;
 
 /** Built when the guard page first asks for it (`useStore('appEntry')`). */

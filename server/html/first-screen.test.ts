@@ -41,6 +41,8 @@ describe('rendersFirstScreen', () => {
     expect(firstScreenShowsTimes('/users/settings/profile')).toBe(false);
     expect(rendersFirstScreen('/users/settings/third-party', { signedIn: true })).toBe(true);
     expect(rendersFirstScreen('/users/settings/third-party', {})).toBe(false);
+    expect(rendersFirstScreen('/users/switch/organization', { signedIn: true })).toBe(true);
+    expect(rendersFirstScreen('/users/switch/organization', {})).toBe(false);
   });
 
   it('renders a page that shows times only when the browser reported its time zone', () => {

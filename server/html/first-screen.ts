@@ -12,7 +12,7 @@ import type { PageConfig } from './render';
 const FIRST_SCREEN_PAGES = ['/users/login', '/sso/login', '/users/resetpassword'];
 
 /**
- * The settings pages whose first screen the service renders for a signed-in visitor (shell and section), and whether
+ * The pages whose first screen the service renders for a signed-in visitor (shell and page), and whether
  * that screen shows times. A page joins when its first render depends only on the page config (bootstrap and page
  * data), not on a call's answer; one that shows times is painted only when the browser's time zone is known (its
  * cookie), so the times are the ones the browser would show.
@@ -23,6 +23,7 @@ const SIGNED_IN_FIRST_SCREEN_PAGES: ReadonlyMap<string, { showsTimes: boolean }>
   ['/users/settings/ssh', { showsTimes: true }],
   ['/users/settings/packagesCredential', { showsTimes: true }],
   ['/users/settings/third-party', { showsTimes: false }],
+  ['/users/switch/organization', { showsTimes: false }],
 ]);
 
 /** Who asks for a page: signed in or not, and the time zone the browser reported (schemas/time-zone.ts). */

@@ -151,6 +151,24 @@ describe('page bootstrap', () => {
     expect((await pageConfig(s.clients.alice)).bootstrap!.plugins!['third-party']).toBeUndefined();
   });
 
+  it("the organisation chooser brings the list's first page, equal to the call the chooser makes", async () => {
+    const page = '/users/switch/organization';
+    for (const [name, c] of Object.entries(s.clients)) {
+      const brought = (await pageConfig(c, page)).bootstrap!.plugins!['switch-org'];
+      const me = (await c.req('GET', '/individual/proxy/me')).json as { id: string };
+      const list = await c.req('POST', '/individual/proxy/my/organizations', {
+        body: { user_id: me.id, pagination: { next_token: null, page_size: 50 } },
+      });
+      expect(list.status, name).toBe(200);
+      expect(brought, name).toEqual({ organizations: list.json });
+    }
+    // Walled refuses this address, but the chooser is the way out of it: its list comes all the same.
+    expect((await pageConfig(s.clients.walt, page)).bootstrap!.plugins!['switch-org']).toMatchObject({
+      organizations: { organizations: [{ name: 'Walled' }] },
+    });
+    expect((await pageConfig(s.clients.alice)).bootstrap!.plugins!['switch-org']).toBeUndefined();
+  });
+
   it('a user in no organisation, and a page without a session, carry no organisation', async () => {
     expect((await pageConfig(s.clients.nora)).bootstrap).toMatchObject({
       organization: null,

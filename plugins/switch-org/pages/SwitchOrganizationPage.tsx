@@ -62,9 +62,16 @@ function OrganizationRow({
           cursor: 'pointer',
         }}
       >
-        <Avatar shape="square" size={32} src={organization.logo || undefined} alt="" style={{ flex: 'none' }}>
-          {organization.name.slice(0, 1).toUpperCase()}
-        </Avatar>
+        {/* The initial as the avatar's icon: antd hides text children until it has measured them in the browser,
+            which would leave a painted page's avatars blank until the app is there. */}
+        <Avatar
+          shape="square"
+          size={32}
+          src={organization.logo || undefined}
+          alt=""
+          icon={<span style={{ fontSize: 18 }}>{organization.name.slice(0, 1).toUpperCase()}</span>}
+          style={{ flex: 'none' }}
+        />
         <span style={{ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
           {organization.name}
         </span>
