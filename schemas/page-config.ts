@@ -30,6 +30,14 @@ export const PageConfigSchema = Type.Object(
           'a browser in another zone renders the page afresh instead of hydrating it',
       }),
     ),
+    paintedAt: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          'On a server-rendered page that shows times, when it was rendered (ms since the epoch): the first render ' +
+          'measures relative times ("3 minutes ago", "Today") against it, so the app hydrates what was painted',
+      }),
+    ),
     bootstrap: Type.Optional(
       Type.Unsafe<PageBootstrap>(Type.Object({}, { description: 'What the first render needs (see PageBootstrap)' })),
     ),

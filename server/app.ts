@@ -207,7 +207,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   };
   for (const p of plugins) {
     const pageData = p.pageData;
-    if (pageData) ctx.pageData.push({ id: p.id, load: (req, path) => pageData(ctx, req, path) });
+    if (pageData) ctx.pageData.push({ id: p.id, load: (req, page) => pageData(ctx, req, page.path, page) });
   }
   for (const p of plugins) {
     if (!p.provides?.tokenAuth) continue;

@@ -16,6 +16,7 @@ import type { TokenAuthenticator } from './auth/tokens';
 import type { RateLimiter } from './auth/rate-limit';
 import type { SliderCaptcha } from './services/captcha/slider';
 import type { EventBus } from './events';
+import type { PageDataRequest } from './plugin';
 
 /** Shared services every route reaches through `app.ctx`, so plugins need no globals. */
 export interface AppContext {
@@ -46,7 +47,7 @@ export interface AppContext {
   /** Account events (token created, password changed…) to the slices that receive them (the inbox). */
   events: EventBus;
   /** The mounted slices' first-render data of a signed-in page (`ServerPlugin.pageData`), by plugin id. */
-  pageData: { id: string; load: (req: FastifyRequest, path: string) => Promise<unknown> }[];
+  pageData: { id: string; load: (req: FastifyRequest, page: PageDataRequest) => Promise<unknown> }[];
 }
 
 /** The signed-in user as loaded with the session (one query), enough for most routes. */

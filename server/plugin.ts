@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Migration } from 'kysely';
 import type { AppContext } from './context';
 import type { TokenAuthenticator } from './auth/tokens';
-import type { ServerMessages } from './i18n/index';
+import type { ServerLocale, ServerMessages } from './i18n/index';
 import type { CliCommand } from './cli/command';
 import type { EventReceiver } from './events';
 import type { FastifyRequest } from 'fastify';
@@ -14,6 +14,12 @@ export interface ServerProvides {
   tokenAuth?: (ctx: AppContext) => TokenAuthenticator;
   /** What the login page offers besides account and password (page config `signIn`; becomes `ctx.signInMethods`). */
   signInMethods?: (ctx: AppContext) => (req: FastifyRequest) => Promise<SignInMethods>;
+}
+
+/** The page a slice's `pageData` is asked for: its path and the language it is rendered in (its texts' language). */
+export interface PageDataRequest {
+  path: string;
+  locale: ServerLocale;
 }
 
 /**
@@ -49,7 +55,7 @@ export interface ServerPlugin {
    * nothing of it. The service puts it in the page's bootstrap under the plugin id (`plugins.<id>`); the web half
    * seeds its stores with it and makes the call only when it is absent.
    */
-  pageData?: (ctx: AppContext, req: FastifyRequest, path: string) => Promise<unknown>;
+  pageData?: (ctx: AppContext, req: FastifyRequest, path: string, page: PageDataRequest) => Promise<unknown>;
   /**
    * Receives every account event of the service (and of the admin CLI); e.g. the inbox stores a message. Only
    * slices the edition mounts receive in the service; the CLI hands events to every slice that has a receiver.

@@ -4,9 +4,9 @@ import { failureOf, type ActionResult, type Failure } from '../../src/core/store
 import { annotate, SectionStore } from '../../src/core/stores/resource';
 import type { StoreCore, StoreFactory } from '../../src/core/stores/root';
 import { inboxApi, type InboxApi } from './api';
-import type { InboxChanged, InboxCounts, InboxMessage } from './contract';
-import { INBOX_BATCH_MAX, INBOX_PAGE_SIZE_DEFAULT, type InboxApp, type InboxTab } from './limits';
-import { isListOf, isRecord } from '../../src/core/shape';
+import type { InboxChanged, InboxCounts, InboxMessage, InboxPage } from './contract';
+import { INBOX_APPS, INBOX_BATCH_MAX, INBOX_PAGE_SIZE_DEFAULT, type InboxApp, type InboxTab } from './limits';
+import { hasStrings, isListOf, isRecord, isStringOrNull } from '../../src/core/shape';
 
 /** Service error codes the page explains in its own catalogue (the UI language may differ from the service's). */
 export const INBOX_ERROR_MESSAGES: Readonly<Record<string, string>> = {
@@ -145,6 +145,7 @@ export class InboxStore extends SectionStore {
     annotate<InboxStore, 'markReadLocally' | 'dropLocally'>(this, {
       observable: ['tab', 'app', 'messages', 'nextToken', 'loadingMore', 'selected'],
       action: [
+        'seed',
         'load',
         'loadMore',
         'setTab',
@@ -175,8 +176,20 @@ export class InboxStore extends SectionStore {
     return this.messages.length > 0 && this.messages.every((m) => this.selected.has(m.id));
   }
 
+  /**
+   * Takes the first page as the page brought it (`StoreCore.pageData`, for the tab and filter a new list starts with):
+   * loaded at once, and the message center's own first `load()` makes no call; later loads ask as usual.
+   */
+  seed(page: InboxPage): void {
+    this.seedWith(() => {
+      this.messages = page.messages;
+      this.nextToken = page.pages.next_token;
+    });
+  }
+
   /** Loads the first page of the tab and filter, replacing the list and the selection; refreshes the counts too. */
   async load(): Promise<void> {
+    if (this.takeSeed()) return;
     const generation = ++this.generation;
     void this.counts.refresh();
     await this.loadWith(
@@ -409,8 +422,32 @@ export function isInboxCounts(v: unknown): v is InboxCounts {
   );
 }
 
+/** A page of messages as the service answers it (what the page brought is checked before the list shows it). */
+export function isInboxPage(v: unknown): v is InboxPage {
+  return (
+    isRecord(v) &&
+    isListOf(
+      v.messages,
+      (m) =>
+        hasStrings(m, ['id', 'app', 'type', 'title', 'body', 'created_at']) &&
+        (INBOX_APPS as readonly unknown[]).includes(m.app) &&
+        isStringOrNull(m.link) &&
+        typeof m.read === 'boolean' &&
+        typeof m.sensitive === 'boolean',
+    ) &&
+    isRecord(v.pages) &&
+    isStringOrNull(v.pages.next_token)
+  );
+}
+
 /** Built when the page first asks for it (`useStore('inbox')`). */
-const createInboxStore: StoreFactory<InboxStore> = (core) => new InboxStore(inboxApi(core.client), countsOf(core));
+const createInboxStore: StoreFactory<InboxStore> = (core) => {
+  const store = new InboxStore(inboxApi(core.client), countsOf(core));
+  // The message center's first render has the first page from the page (else its load asks for it).
+  const brought = (core.pageData('notifications') as { page?: unknown } | null | undefined)?.page;
+  if (isInboxPage(brought)) store.seed(brought);
+  return store;
+};
 export default createInboxStore;
 
 /** Built when the bell (or the page) first asks for it (`useStore('inboxCounts')`). */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
+import type { PageDataRequest } from '../plugin';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import { FileCache } from './file-cache';
@@ -48,7 +49,7 @@ export async function pageBootstrap(
   boot.organization = null;
   boot.apps = [];
   boot.organizationError = null;
-  const plugins = pluginPageData(ctx, req, pathname);
+  const plugins = pluginPageData(ctx, req, { path: pathname, locale });
   if (!user.current_org_id) {
     boot.plugins = await plugins;
     return boot;
@@ -73,13 +74,13 @@ export async function pageBootstrap(
 async function pluginPageData(
   ctx: AppContext,
   req: FastifyRequest,
-  pathname: string,
+  page: PageDataRequest,
 ): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   await Promise.all(
     ctx.pageData.map(async ({ id, load }) => {
       try {
-        const data = await load(req, pathname);
+        const data = await load(req, page);
         if (data !== undefined) out[id] = data;
       } catch (err) {
         req.log.warn({ err, plugin: id }, 'page data left out');

@@ -51,6 +51,10 @@ describe('rendersFirstScreen', () => {
     expect(rendersFirstScreen(tokens, { signedIn: true })).toBe(false);
     expect(rendersFirstScreen(tokens, { signedIn: true, timeZone: 'Asia/Shanghai' })).toBe(true);
     expect(rendersFirstScreen(tokens, { timeZone: 'Asia/Shanghai' })).toBe(false);
+    // The message center's relative times too.
+    expect(firstScreenShowsTimes('/users/notifications')).toBe(true);
+    expect(rendersFirstScreen('/users/notifications', { signedIn: true })).toBe(false);
+    expect(rendersFirstScreen('/users/notifications', { signedIn: true, timeZone: 'Asia/Shanghai' })).toBe(true);
   });
 
   it('renders the sign-in and recovery pages, with or without a trailing slash, and nothing else', () => {

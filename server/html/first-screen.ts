@@ -24,6 +24,7 @@ const SIGNED_IN_FIRST_SCREEN_PAGES: ReadonlyMap<string, { showsTimes: boolean }>
   ['/users/settings/packagesCredential', { showsTimes: true }],
   ['/users/settings/third-party', { showsTimes: false }],
   ['/users/switch/organization', { showsTimes: false }],
+  ['/users/notifications', { showsTimes: true }],
 ]);
 
 /** Who asks for a page: signed in or not, and the time zone the browser reported (schemas/time-zone.ts). */

@@ -98,13 +98,17 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
     const timeZone = knownTimeZone(req.cookies[TIME_ZONE_COOKIE]);
     if (rendersFirstScreen(pathname, { signedIn: !!req.session, timeZone })) {
       config.narrow = looksNarrow(req.headers);
-      if (timeZone && firstScreenShowsTimes(pathname)) config.timeZone = timeZone;
+      if (timeZone && firstScreenShowsTimes(pathname)) {
+        config.timeZone = timeZone;
+        config.paintedAt = ctx.clock.now().getTime();
+      }
       screen = await firstScreens.render(req.url, { ...config, nonce }, (err) =>
         req.log.warn({ err }, 'first screen not rendered'),
       );
       if (screen === undefined) {
         delete config.narrow;
         delete config.timeZone;
+        delete config.paintedAt;
       }
     }
     return reply

@@ -9,7 +9,7 @@ import { enableStaticRendering } from 'mobx-react-lite';
 import type { ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
-import { setShownZone } from '../core/i18n/format';
+import { setPaintedNow, setShownZone } from '../core/i18n/format';
 import type { PageConfig } from '../core/page-config';
 import { createRegistry, type MessageCatalogue } from '../core/plugin';
 import { createRequestClient, requestOptionsFromPageConfig } from '../core/request';
@@ -48,8 +48,9 @@ export interface RenderInput {
  * it cannot (no catalogue in the page config, a render error, aborted): the service then serves the empty container.
  */
 export function renderPage(input: RenderInput): Promise<string> {
-  // One render at a time: the zone dates are shown in is module state (src/core/i18n/format.ts), and a render that
-  // waits for a lazy page would otherwise let another request's render run with its zone in between.
+  // One render at a time: the zone dates are shown in, and the time relative times are measured against, are module
+  // state (src/core/i18n/format.ts), and a render that waits for a lazy page would otherwise let another request's
+  // render run with its zone and time in between.
   const turn = queue.then(() => renderAlone(input));
   queue = turn.catch(() => {});
   return turn;
@@ -61,10 +62,12 @@ async function renderAlone({ url, config, signal }: RenderInput): Promise<string
   signal?.throwIfAborted();
   const zone = config.timeZone;
   setShownZone(zone ? (d) => d.tz(zone) : undefined);
+  setPaintedNow(config.paintedAt);
   try {
     return await renderWhole(url, config, signal);
   } finally {
     setShownZone(undefined);
+    setPaintedNow(undefined);
   }
 }
 

@@ -2,6 +2,7 @@ import { editionPlugins } from '@edition-plugins';
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { edition } from '../core/edition';
+import { setPaintedNow } from '../core/i18n/format';
 import { localeTag, resolveLocale } from '../core/i18n/locale';
 import { browserTimeZone, rememberTimeZone } from '../core/i18n/time-zone';
 import { readPageConfig } from '../core/page-config';
@@ -52,7 +53,11 @@ export function start(): void {
       config={config}
       initialMessages={initialMessages}
       initialAntdLocale={initialAntdLocale}
-      onPageCommitted={() => completeHandover(container)}
+      onPageCommitted={() => {
+        // Relative times measured against the painted time only for the render that hydrates the paint.
+        setPaintedNow(undefined);
+        completeHandover(container);
+      }}
     />
   );
   // Renders the page afresh (and, on a painted page, releases the forms the page held until the app was there).
@@ -76,7 +81,11 @@ export function start(): void {
   restoreFirstScreenStyles(document);
   void Promise.all([antdReady, antdLocale, routeReady]).then(
     // Hydrated as a transition too (in slices); what the visitor does meanwhile hydrates its part at once.
-    ([, texts]) => startTransition(() => void hydrateRoot(container, app(texts))),
+    ([, texts]) => {
+      // The first render measures relative times against the time the page was painted at, as the service did.
+      setPaintedNow(config.paintedAt);
+      startTransition(() => void hydrateRoot(container, app(texts)));
+    },
     // Without antd's texts the first render cannot match the server's.
     renderAfresh,
   );

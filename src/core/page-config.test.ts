@@ -94,4 +94,11 @@ describe('sign-in methods of the login pages', () => {
     expect('narrow' in parsePageConfig(JSON.stringify({ narrow: 'yes' }))).toBe(false);
     expect('narrow' in parsePageConfig('{}')).toBe(false);
   });
+
+  it('reads the time a page was painted at only as a whole, non-negative number of milliseconds', () => {
+    expect(parsePageConfig(JSON.stringify({ paintedAt: 1_795_000_000_000 })).paintedAt).toBe(1_795_000_000_000);
+    for (const bad of [-1, 1.5, '1795000000000', null, Number.MAX_VALUE])
+      expect('paintedAt' in parsePageConfig(JSON.stringify({ paintedAt: bad }))).toBe(false);
+  });
 });
+

@@ -47,6 +47,7 @@ export function parsePageConfig(text: string | null | undefined, nonce?: string 
   if (typeof raw.narrow === 'boolean') config.narrow = raw.narrow;
   const timeZone = knownTimeZone(raw.timeZone);
   if (timeZone) config.timeZone = timeZone;
+  if (Number.isSafeInteger(raw.paintedAt) && (raw.paintedAt as number) >= 0) config.paintedAt = raw.paintedAt as number;
   const bootstrap = parseBootstrap(raw.bootstrap);
   if (bootstrap) config.bootstrap = bootstrap;
   return config;

@@ -54,6 +54,7 @@ await seedAccounts(app.ctx, {
   users: {
     'inbox-flow': { org: E2E_ORG.name, name: 'Inbox User', password: 'Inbox@pass1' },
     'inbox-keys': { org: E2E_ORG.name, name: 'Inbox Keys User', password: 'Inbox@pass1' },
+    'inbox-painted': { org: E2E_ORG.name, name: 'Inbox Painted User', password: 'Inbox@pass1' },
   },
 });
 // Directory and third-party sign-in (sign-in-sources.spec.ts): a real slapd and a real OpenID Connect provider on

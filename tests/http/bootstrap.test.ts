@@ -169,6 +169,42 @@ describe('page bootstrap', () => {
     expect((await pageConfig(s.clients.alice)).bootstrap!.plugins!['switch-org']).toBeUndefined();
   });
 
+  it("the message center brings its list's first page in the page's language, equal to the call it spares", async () => {
+    const c = s.clients.alice;
+    const page = '/users/notifications';
+    // A token makes an inbox message (titled in the reader's language).
+    const made = await c.req('POST', TOKENS, {
+      body: {
+        name: 'inbox',
+        description: 'bootstrap test',
+        expires_at: new Date(s.clock.now().getTime() + 30 * 86_400_000).toISOString(),
+        token_scopes: ['base:user:read'],
+      },
+    });
+    expect(made.status, made.text).toBeLessThan(300);
+    const titles: string[] = [];
+    try {
+      for (const locale of ['zh_CN', 'en_US']) {
+        // The language the person chose (its cookie): the page's, and the calls'.
+        c.cookies.set('ak_user_locale', locale);
+        const boot = (await pageConfig(c, page)).bootstrap!;
+        expect(boot.locale).toBe(locale);
+        const answer = await c.req('POST', '/users/ajax/v1/notifications/inbox/messages:list', {
+          body: { tab: 'all', page_size: 20 },
+        });
+        const messages = (answer.json as { messages: { title: string }[] }).messages;
+        expect(messages.length).toBeGreaterThan(0);
+        expect(boot.plugins!.notifications).toMatchObject({ page: answer.json, counts: { total: expect.any(Number) } });
+        titles.push(messages[0].title);
+      }
+    } finally {
+      c.cookies.delete('ak_user_locale');
+    }
+    expect(titles[0]).not.toBe(titles[1]);
+    // Other pages bring the bell's counts only.
+    expect(Object.keys((await pageConfig(c)).bootstrap!.plugins!.notifications as object)).toEqual(['counts']);
+  });
+
   it('a user in no organisation, and a page without a session, carry no organisation', async () => {
     expect((await pageConfig(s.clients.nora)).bootstrap).toMatchObject({
       organization: null,

@@ -290,3 +290,40 @@ describe('the message center served with the counts', () => {
     expect(b.callsTo(`POST ${INBOX_URL}/messages/unread:countGroupByApp`)).toHaveLength(0);
   });
 });
+
+describe('the message center served with its first page', () => {
+  const LIST = `POST ${INBOX_URL}/messages:list`;
+  const COUNTS = `POST ${INBOX_URL}/messages/unread:countGroupByApp`;
+  const brought = { messages: INBOX.slice(0, 2), pages: { next_token: 'next-1' } };
+
+  it('shows the list the page brought and asks nothing on arrival; "load more" and a tab ask the service', async () => {
+    const b = inboxBackend(INBOX);
+    await renderWithCore(<InboxView clock={clock} />, {
+      backend: b,
+      route: '/users/notifications',
+      pageData: { notifications: { counts: { unread: 2, total: 3, apps: [] }, page: brought } },
+    });
+    expect(ids()).toEqual(['tok', 'pkg']);
+    await act(async () => new Promise((r) => setTimeout(r, 0)));
+    expect(b.callsTo(LIST)).toHaveLength(0);
+    expect(b.callsTo(COUNTS)).toHaveLength(0);
+    expect(screen.getByTestId('inbox-load-more')).toBeTruthy();
+    await act(async () => fireEvent.click(screen.getByTestId('inbox-tab-unread')));
+    await waitFor(() => expect(b.callsTo(LIST)).toHaveLength(1));
+    expect(b.callsTo(LIST)[0].body).toMatchObject({ tab: 'unread' });
+  });
+
+  it('asks for the list when what the page brought is malformed (an unknown application, a missing field)', async () => {
+    for (const bad of [
+      { messages: [{ ...INBOX[0], app: 'elsewhere' }], pages: { next_token: null } },
+      { messages: [{ ...INBOX[0], read: 'no' }], pages: { next_token: null } },
+      { messages: INBOX },
+    ]) {
+      const b = inboxBackend(INBOX);
+      await renderWithCore(<InboxView clock={clock} />, { backend: b, pageData: { notifications: { page: bad } } });
+      await waitFor(() => expect(ids()).toEqual(['tok', 'pkg', 'old']));
+      expect(b.callsTo(LIST)).toHaveLength(1);
+      cleanup();
+    }
+  });
+});

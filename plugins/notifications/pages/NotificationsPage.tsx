@@ -2,6 +2,7 @@ import { Alert, Button, Empty, message as toastApi, Select, Skeleton, Tabs, Typo
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { renderNow } from '../../../src/core/i18n/format';
 import { failureText, type Failure } from '../../../src/core/stores/failure';
 import { SignedIn } from '../../../src/core/ui/SignedIn';
 import { useStore, useStores } from '../../../src/core/stores/root';
@@ -13,9 +14,12 @@ import type { InboxChangeResult } from '../store';
 /** How often relative times ("3 minutes ago") move on while the page is open. */
 const TICK_MS = 30_000;
 
-/** The current time, re-read every `TICK_MS` so relative times stay true; the clock is injected for tests. */
+/**
+ * The current time, re-read every `TICK_MS` so relative times stay true; the clock is injected for tests. On a painted
+ * page the first value is the time it was painted at, so the hydrating render shows the times the service painted.
+ */
 function useNow(clock: () => number): number {
-  const [now, setNow] = useState(clock);
+  const [now, setNow] = useState(() => renderNow(clock));
   useEffect(() => {
     const timer = setInterval(() => setNow(clock()), TICK_MS);
     return () => clearInterval(timer);

@@ -10,6 +10,8 @@ import {
   formatNumber,
   formatRelativeTime,
   relativeTimeParts,
+  renderNow,
+  setPaintedNow,
   setShownZone,
 } from './format';
 import en from '../messages/en_US.json';
@@ -139,5 +141,24 @@ describe('the zone dates are shown in (the service renderer sets it per render)'
     expect(formatCalendar('2026-03-01T23:30:00.000Z', tEn, Date.parse('2026-03-01T23:45:00.000Z'))).toBe(
       `${tEn('core.date.today')} 05:00`,
     );
+  });
+});
+
+describe('"now" of a painted page (set while it is rendered and while the browser hydrates it)', () => {
+  afterEach(() => setPaintedNow(undefined));
+
+  it('is the painted time while one is set, the clock otherwise', () => {
+    const painted = Date.parse('2026-11-22T10:00:00.000Z');
+    expect(renderNow(() => 42)).toBe(42);
+    setPaintedNow(painted);
+    expect(renderNow(() => 42)).toBe(painted);
+    // The formatters' default "now" is the same: a message 20 seconds older than the paint reads the same later.
+    const value = new Date(painted - 20_000).toISOString();
+    expect(relativeTimeParts(value)).toEqual({ value: -20, unit: 'second' });
+    expect(formatRelativeTime(value, 'en_US')).toBe('20 seconds ago');
+    expect(formatCalendar(new Date(painted - 86_400_000).toISOString(), tEn)).toMatch(/^Yesterday /);
+    setPaintedNow(undefined);
+    expect(renderNow(() => 42)).toBe(42);
+    expect(relativeTimeParts(value)!.unit).not.toBe('second');
   });
 });
