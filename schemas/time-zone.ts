@@ -11,16 +11,26 @@ export const TIME_ZONE_COOKIE = 'ak_time_zone';
 export const TIME_ZONE_MAX_LENGTH = 64;
 
 /**
+ * `zone` when it has the shape of a zone name (letters, digits, `_+-/`, at most `TIME_ZONE_MAX_LENGTH`), else
+ * undefined. Enough where the name is only compared, not used: the browser checks its page configuration's zone (which
+ * the service checked) against its own this way, without building a formatter for it (its zone data costs a few
+ * milliseconds on a phone's start).
+ */
+export function timeZoneName(zone: unknown): string | undefined {
+  if (typeof zone !== 'string' || zone.length === 0 || zone.length > TIME_ZONE_MAX_LENGTH) return undefined;
+  return /^[A-Za-z0-9_+\-/]+$/.test(zone) ? zone : undefined;
+}
+
+/**
  * `zone` as given when it is a time zone this runtime knows, else undefined (never throws). Not its canonical name:
  * runtimes canonicalise some zones differently (`America/Argentina/Buenos_Aires`), and the service hands back the name
  * the browser wrote, for the browser to compare with its own.
  */
 export function knownTimeZone(zone: unknown): string | undefined {
-  if (typeof zone !== 'string' || zone.length === 0 || zone.length > TIME_ZONE_MAX_LENGTH) return undefined;
-  if (!/^[A-Za-z0-9_+\-/]+$/.test(zone)) return undefined;
+  if (!timeZoneName(zone)) return undefined;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return zone;
+    new Intl.DateTimeFormat('en-US', { timeZone: zone as string });
+    return zone as string;
   } catch {
     return undefined;
   }

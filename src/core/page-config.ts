@@ -1,7 +1,7 @@
 import type { PageBootstrap, PageConfig as ServedPageConfig } from '../../schemas/page-config';
 import type { DirectoryKind, OAuthProvider, SignInMethods } from '../../schemas/sign-in';
 import { createContext, useContext, useState } from 'react';
-import { knownTimeZone } from '../../schemas/time-zone';
+import { timeZoneName } from '../../schemas/time-zone';
 import { isRecord } from './shape';
 
 /** The id of the `<script type="application/json">` tag the service renders into every page. */
@@ -45,7 +45,8 @@ export function parsePageConfig(text: string | null | undefined, nonce?: string 
   const signIn = parseSignIn(raw.signIn);
   if (signIn) config.signIn = signIn;
   if (typeof raw.narrow === 'boolean') config.narrow = raw.narrow;
-  const timeZone = knownTimeZone(raw.timeZone);
+  // Only compared with the browser's own (src/app/start.tsx); the service checked that it is a known zone.
+  const timeZone = timeZoneName(raw.timeZone);
   if (timeZone) config.timeZone = timeZone;
   if (Number.isSafeInteger(raw.paintedAt) && (raw.paintedAt as number) >= 0) config.paintedAt = raw.paintedAt as number;
   const bootstrap = parseBootstrap(raw.bootstrap);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TIME_ZONE_COOKIE, knownTimeZone } from '../../../schemas/time-zone';
+import { TIME_ZONE_COOKIE, knownTimeZone, timeZoneName } from '../../../schemas/time-zone';
 import { browserTimeZone, rememberTimeZone } from './time-zone';
 
 describe('knownTimeZone', () => {
@@ -22,6 +22,15 @@ describe('knownTimeZone', () => {
       undefined,
     ])
       expect(knownTimeZone(zone)).toBeUndefined();
+  });
+});
+
+describe('timeZoneName', () => {
+  it('checks the shape of a name only (what the browser compares), not that a runtime knows the zone', () => {
+    expect(timeZoneName('Asia/Kolkata')).toBe('Asia/Kolkata');
+    expect(timeZoneName('Mars/Olympus')).toBe('Mars/Olympus');
+    for (const zone of ['', 'A'.repeat(65), 'Asia/Shanghai;x', '<script>', '../etc', 42, null])
+      expect(timeZoneName(zone)).toBeUndefined();
   });
 });
 

@@ -1,9 +1,10 @@
-import { TIME_ZONE_COOKIE, knownTimeZone } from '../../../schemas/time-zone';
+import { TIME_ZONE_COOKIE, timeZoneName } from '../../../schemas/time-zone';
 
 /** The browser's own time zone (an IANA name), or undefined when it does not say. */
 export function browserTimeZone(): string | undefined {
   try {
-    return knownTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    // The runtime's own zone needs no check that the runtime knows it: only that its name is one the cookie carries.
+    return timeZoneName(Intl.DateTimeFormat().resolvedOptions().timeZone);
   } catch {
     return undefined;
   }
