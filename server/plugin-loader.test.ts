@@ -30,13 +30,19 @@ describe('server slices', () => {
       'reset-password',
       'ssh-keys',
       'switch-org',
+      'third-party',
     ]);
   });
 
   it('mount in the order the edition lists them; plugins without a server half are skipped', async () => {
     const all = await discoverServerPlugins();
     const ids = (plugins: string[]) => editionServerPlugins({ plugins }, all).map((p) => p.id);
-    expect(ids(['profile', 'third-party', 'access-tokens', 'login'])).toEqual(['profile', 'access-tokens', 'login']);
+    expect(ids(['profile', 'identity-provider', 'third-party', 'access-tokens', 'login'])).toEqual([
+      'profile',
+      'third-party',
+      'access-tokens',
+      'login',
+    ]);
   });
 
   it("register every slice's error codes, so they translate whatever the edition", async () => {

@@ -5,11 +5,13 @@ import { defaultShowServerError, defaultTranslate } from './client';
 import { RequestError } from './errors';
 
 afterEach(async () => {
-  // Let antd's close animation and React's scheduled work finish before the DOM is torn down.
+  // Let antd's close animation and React's scheduled work finish before the DOM is torn down (half a second was not
+  // always enough on a loaded machine: a render then ran after the window was gone).
   await act(async () => {
     notification.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
   });
+  await act(async () => {});
 });
 
 describe('default server-error display', () => {
