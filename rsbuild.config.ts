@@ -13,7 +13,7 @@ import { localeTag } from './schemas/locale';
 import { writeEditionStyleSheets } from './scripts/lib/antd-styles';
 import { PageChunksPlugin } from './scripts/lib/page-chunks';
 import { SERVER_RENDERER_NAME, SERVER_RENDERER_SUFFIX, serverRendererDir } from './schemas/server-renderer';
-import { editionTheme } from './src/app/theme';
+import { editionTheme, precomputeMapTokens } from './src/app/theme';
 
 // One rsbuild run, one environment per edition manifest found in editions/ (narrowed by EDITIONS=a,b).
 const root = import.meta.dirname;
@@ -37,7 +37,13 @@ for (const m of editions) {
     editionTheme(m.brand.color),
     included,
   );
-  const source = { define: { __EDITION__: JSON.stringify(web) } };
+  const source = {
+    define: {
+      __EDITION__: JSON.stringify(web),
+      // antd's map tokens of the edition's theme, derived once here rather than on every page's start (src/app/theme.ts).
+      __ANTD_MAP_TOKENS__: JSON.stringify(precomputeMapTokens(m.brand.color)),
+    },
+  };
   const resolve = {
     alias: {
       '@edition-plugins': writePluginList(m, paths, included, sheets.plugins),

@@ -3,14 +3,22 @@ import type { Locale as AntdLocale } from 'antd/es/locale';
 import { useState, type ReactNode } from 'react';
 import { edition } from '../core/edition';
 import { setDynamicStyleNonce } from './style-nonce';
-import { runtimeTheme } from './theme';
+import { runtimeTheme, type PrecomputedMapTokens } from './theme';
 
 // This module is the app's door to antd and is loaded lazily (App.tsx), alongside the page's own code: antd's
 // ConfigProvider and what it brings (its theme, css-in-js runtime, motion and popup base, about 44 KB gzip) are
 // needed to render a page, not to start the app, so the first scripts do not carry them.
 
-/** antd's theme in this bundle's brand colour; component styles come from the edition's stylesheet, none at run time. */
-export const APP_THEME = runtimeTheme(edition.brand.color);
+declare const __ANTD_MAP_TOKENS__: PrecomputedMapTokens | undefined;
+
+/**
+ * antd's theme in this bundle's brand colour; component styles come from the edition's stylesheet, none at run time,
+ * and its map tokens from the build (rsbuild.config.ts; absent under test).
+ */
+export const APP_THEME = runtimeTheme(
+  edition.brand.color,
+  typeof __ANTD_MAP_TOKENS__ === 'undefined' ? undefined : __ANTD_MAP_TOKENS__,
+);
 
 /**
  * Readies antd before the first render: the page nonce for the few styles its helpers still add (a modal's scroll

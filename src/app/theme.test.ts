@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { editionTheme, runtimeTheme, THEME_CSS_VAR_KEY } from './theme';
+import { theme as antdTheme } from 'antd';
+import { describe, expect, it, vi } from 'vitest';
+import { editionTheme, precomputedAlgorithm, precomputeMapTokens, runtimeTheme, THEME_CSS_VAR_KEY } from './theme';
 
 describe('the antd theme of an edition', () => {
   it('carries the brand colour and a fixed CSS-variable class the built stylesheet uses', () => {
@@ -13,5 +14,28 @@ describe('the antd theme of an edition', () => {
     const { zeroRuntime, ...rest } = runtimeTheme('#1A73E8');
     expect(zeroRuntime).toBe(true);
     expect(rest).toEqual(editionTheme('#1A73E8'));
+  });
+});
+
+describe("the edition's map tokens, derived at build time", () => {
+  it('gives antd exactly the tokens it would derive itself, without deriving them', () => {
+    const precomputed = precomputeMapTokens('#C75000');
+    const derive = vi.fn(antdTheme.defaultAlgorithm);
+    const app = { ...runtimeTheme('#C75000'), algorithm: precomputedAlgorithm(precomputed, derive) };
+    expect(antdTheme.getDesignToken(app)).toEqual(antdTheme.getDesignToken(editionTheme('#C75000')));
+    expect(derive).not.toHaveBeenCalled();
+    expect(runtimeTheme('#C75000', precomputed).algorithm).toBeTypeOf('function');
+  });
+
+  it('derives the tokens of any other seed (a nested theme, another colour)', () => {
+    const derive = vi.fn(antdTheme.defaultAlgorithm);
+    const other = {
+      ...runtimeTheme('#C75000'),
+      algorithm: precomputedAlgorithm(precomputeMapTokens('#1A73E8'), derive),
+    };
+    expect(antdTheme.getDesignToken(other).colorPrimary).toBe(
+      antdTheme.getDesignToken(editionTheme('#C75000')).colorPrimary,
+    );
+    expect(derive).toHaveBeenCalled();
   });
 });
