@@ -17,6 +17,19 @@ fs.writeFileSync(path.join(dist, 'vpc/catalogue.en_US.json'), JSON.stringify({ '
 const PASSWORD = 'Secret#123';
 const TOKENS = '/users/ajax/v1/my/tokens';
 
+/** Creates a 30-day token for `c` (which also puts a message in its inbox). */
+async function makeToken(c: Client, name: string, now: Date) {
+  const made = await c.req('POST', TOKENS, {
+    body: {
+      name,
+      description: 'bootstrap test',
+      expires_at: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+      token_scopes: ['base:user:read'],
+    },
+  });
+  expect(made.status, made.text).toBeLessThan(300);
+}
+
 async function pageConfig(c: Client, url = '/users/settings/profile', headers: Record<string, string> = {}) {
   const page = await c.req('GET', url, { headers });
   expect(page.status).toBe(200);
@@ -75,15 +88,7 @@ describe('page bootstrap', () => {
   it("carries the plugins' first-render data, equal to the calls it spares: the bell's counts, the profile's attributes, the token and SSH lists", async () => {
     const c = s.clients.alice;
     // A token makes an inbox message, so the counts are not all zero.
-    const made = await c.req('POST', TOKENS, {
-      body: {
-        name: 'boot',
-        description: 'bootstrap test',
-        expires_at: new Date(s.clock.now().getTime() + 30 * 86_400_000).toISOString(),
-        token_scopes: ['base:user:read'],
-      },
-    });
-    expect(made.status, made.text).toBeLessThan(300);
+    await makeToken(c, 'boot', s.clock.now());
     const profile = (await pageConfig(c, '/users/settings/profile')).bootstrap!.plugins!;
     const counts = await c.req('POST', '/users/ajax/v1/notifications/inbox/messages/unread:countGroupByApp', {
       body: {},
@@ -173,15 +178,7 @@ describe('page bootstrap', () => {
     const c = s.clients.alice;
     const page = '/users/notifications';
     // A token makes an inbox message (titled in the reader's language).
-    const made = await c.req('POST', TOKENS, {
-      body: {
-        name: 'inbox',
-        description: 'bootstrap test',
-        expires_at: new Date(s.clock.now().getTime() + 30 * 86_400_000).toISOString(),
-        token_scopes: ['base:user:read'],
-      },
-    });
-    expect(made.status, made.text).toBeLessThan(300);
+    await makeToken(c, 'inbox', s.clock.now());
     const titles: string[] = [];
     try {
       for (const locale of ['zh_CN', 'en_US']) {
