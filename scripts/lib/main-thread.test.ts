@@ -12,7 +12,7 @@ const task = (ts: number, durMs: number, tdurMs: number, where = PAGE): TraceEve
 });
 
 const trace: TraceEvent[] = [
-  { name: 'ParseHTML', ph: 'X', ts: 1_000, dur: 500, ...PAGE, args: { data: { url: 'https://h/users/login' } } },
+  { name: 'ParseHTML', ph: 'X', ts: 1_000, dur: 500, ...PAGE, args: { beginData: { url: 'https://h/users/login' } } },
   task(2_000, 40, 40), // before the paint: not counted
   { name: 'firstContentfulPaint', ph: 'R', ts: 10_000, ...PAGE },
   task(20_000, 30, 2), // waited for a core: blocks by wall time only

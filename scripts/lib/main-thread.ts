@@ -13,7 +13,8 @@ export interface TraceEvent {
   tdur?: number;
   pid: number;
   tid: number;
-  args?: { data?: { url?: string; frame?: string } };
+  /** ParseHTML names its document in `beginData`; other events in `data`. */
+  args?: { data?: { url?: string }; beginData?: { url?: string } };
 }
 
 /** Blocking time after the first contentful paint, from wall time and from thread time, and the thread time spent. */
@@ -33,7 +34,9 @@ const BLOCKING_AFTER_MS = 50;
 /** The figures for the document at `path`, or undefined when the trace does not show it painted. */
 export function mainThreadFigures(events: readonly TraceEvent[], path: string): MainThreadFigures | undefined {
   // The renderer thread that parsed the page's document.
-  const parse = events.find((e) => e.name === 'ParseHTML' && (e.args?.data?.url ?? '').includes(path));
+  const parse = events.find(
+    (e) => e.name === 'ParseHTML' && (e.args?.beginData?.url ?? e.args?.data?.url ?? '').includes(path),
+  );
   if (!parse) return undefined;
   const fcp = events.find((e) => e.name === 'firstContentfulPaint' && e.pid === parse.pid && e.ts >= parse.ts);
   if (!fcp) return undefined;
