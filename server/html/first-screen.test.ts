@@ -6,6 +6,7 @@ import { STYLE_KEY_ATTR, STYLE_SHEET_ID } from '../../schemas/first-screen';
 import { serverRendererFile } from '../../schemas/server-renderer';
 import {
   FirstScreenRenderer,
+  firstScreenHasShell,
   firstScreenShowsTimes,
   looksNarrow,
   rendersFirstScreen,
@@ -39,6 +40,10 @@ describe('rendersFirstScreen', () => {
     expect(rendersFirstScreen('/users/settings/unknown', { signedIn: true })).toBe(false);
     expect(rendersFirstScreen('/users/login', { signedIn: true })).toBe(true);
     expect(firstScreenShowsTimes('/users/settings/profile')).toBe(false);
+    // The shell (and so the narrow-window guess) is on the signed-in pages only.
+    expect(firstScreenHasShell('/users/settings/profile/')).toBe(true);
+    expect(firstScreenHasShell('/users/notifications')).toBe(true);
+    expect(firstScreenHasShell('/users/login')).toBe(false);
     expect(rendersFirstScreen('/users/settings/third-party', { signedIn: true })).toBe(true);
     expect(rendersFirstScreen('/users/settings/third-party', {})).toBe(false);
     expect(rendersFirstScreen('/users/switch/organization', { signedIn: true })).toBe(true);

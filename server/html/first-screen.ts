@@ -41,6 +41,11 @@ export function rendersFirstScreen(pathname: string, visitor: FirstScreenVisitor
   return !!settings && (!settings.showsTimes || !!visitor.timeZone);
 }
 
+/** Whether `pathname`'s first screen has the shell (top bar, side bar), which is laid out for the window's width. */
+export function firstScreenHasShell(pathname: string): boolean {
+  return SIGNED_IN_FIRST_SCREEN_PAGES.has(pathname.replace(/\/+$/, ''));
+}
+
 /** Whether `pathname`'s first screen shows times (rendered in the visitor's zone). */
 export function firstScreenShowsTimes(pathname: string): boolean {
   return !!SIGNED_IN_FIRST_SCREEN_PAGES.get(pathname.replace(/\/+$/, ''))?.showsTimes;

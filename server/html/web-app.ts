@@ -11,6 +11,7 @@ import { FileCache } from './file-cache';
 import { pageChunkFiles } from './page-chunks';
 import {
   FirstScreenRenderer,
+  firstScreenHasShell,
   firstScreenShowsTimes,
   looksNarrow,
   rendersFirstScreen,
@@ -97,7 +98,8 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
     let screen: string | undefined;
     const timeZone = knownTimeZone(req.cookies[TIME_ZONE_COOKIE]);
     if (rendersFirstScreen(pathname, { signedIn: !!req.session, timeZone })) {
-      config.narrow = looksNarrow(req.headers);
+      // The shell is laid out for the window's width; the sign-in pages have none.
+      if (firstScreenHasShell(pathname)) config.narrow = looksNarrow(req.headers);
       if (timeZone && firstScreenShowsTimes(pathname)) {
         config.timeZone = timeZone;
         config.paintedAt = ctx.clock.now().getTime();
