@@ -236,6 +236,13 @@ describe('FirstScreenRenderer', () => {
     expect(log).not.toHaveBeenCalled();
   });
 
+  it('returns nothing, and logs nothing, for a page the renderer says only redirects', async () => {
+    const log = vi.fn();
+    const redirecting = distWith('export const renderPage = async () => undefined;').dist;
+    expect(await new FirstScreenRenderer(redirecting, 'vpc').render('/users/settings/x', config, log)).toBeUndefined();
+    expect(log).not.toHaveBeenCalled();
+  });
+
   it('returns nothing when the build has no renderer, or one without renderPage', async () => {
     const log = vi.fn();
     expect(await new FirstScreenRenderer(distWith().dist, 'vpc').render('/users/login', config, log)).toBeUndefined();

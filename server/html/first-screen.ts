@@ -67,8 +67,8 @@ export const FIRST_SCREEN_TIMEOUT_MS = 1000;
 /** The page configuration as the app reads it: what the page carries, and the nonce of the tag it is in. */
 export type RenderedConfig = PageConfig & { nonce?: string };
 
-/** The renderer module's one function (src/app/server.tsx `renderPage`). */
-type RenderPage = (input: { url: string; config: RenderedConfig; signal?: AbortSignal }) => Promise<string>;
+/** The renderer module's one function (src/app/server.tsx `renderPage`); undefined: nothing to paint (a redirect). */
+type RenderPage = (input: { url: string; config: RenderedConfig; signal?: AbortSignal }) => Promise<string | undefined>;
 
 /** Loaded renderers by file, shared by every service in the process (a test run builds many): each loads once. */
 const loaded = new Map<string, { mtimeMs: number; render: Promise<RenderPage | undefined> }>();
@@ -103,7 +103,10 @@ export class FirstScreenRenderer {
     this.file = serverRendererFile(distDir, edition);
   }
 
-  /** The first screen of `url` for `config`, or undefined: no renderer built, it failed, or it took too long. */
+  /**
+   * The first screen of `url` for `config`, or undefined: no renderer built, it failed, it took too long, or the page
+   * only redirects (its guard sends the visitor elsewhere: nothing to paint, nothing to log).
+   */
   async render(
     url: string,
     config: RenderedConfig,

@@ -15,6 +15,7 @@ import { createRegistry, type MessageCatalogue } from '../core/plugin';
 import { createRequestClient, requestOptionsFromPageConfig } from '../core/request';
 import { createRootStore } from '../core/stores/root';
 import type { Tracker } from '../core/tracking';
+import { RedirectListener } from '../core/ui/Redirect';
 import { App, loadAntdLocale } from './App';
 
 // Observers render once and subscribe to nothing: the server keeps no reaction alive after a page.
@@ -44,10 +45,11 @@ export interface RenderInput {
 }
 
 /**
- * The HTML of `#container`'s content for a request, rendered to the end (lazy pages and stores loaded). Throws when
- * it cannot (no catalogue in the page config, a render error, aborted): the service then serves the empty container.
+ * The HTML of `#container`'s content for a request, rendered to the end (lazy pages and stores loaded); undefined when
+ * the page's guard only redirects (there is nothing to paint: the browser follows the redirect). Throws when it cannot
+ * (no catalogue in the page config, a render error, aborted): the service then serves the empty container.
  */
-export function renderPage(input: RenderInput): Promise<string> {
+export function renderPage(input: RenderInput): Promise<string | undefined> {
   // One render at a time: the zone dates are shown in, and the time relative times are measured against, are module
   // state (src/core/i18n/format.ts), and a render that waits for a lazy page would otherwise let another request's
   // render run with its zone and time in between.
@@ -58,7 +60,7 @@ export function renderPage(input: RenderInput): Promise<string> {
 
 let queue: Promise<unknown> = Promise.resolve();
 
-async function renderAlone({ url, config, signal }: RenderInput): Promise<string> {
+async function renderAlone({ url, config, signal }: RenderInput): Promise<string | undefined> {
   signal?.throwIfAborted();
   const zone = config.timeZone;
   setShownZone(zone ? (d) => d.tz(zone) : undefined);
@@ -71,7 +73,11 @@ async function renderAlone({ url, config, signal }: RenderInput): Promise<string
   }
 }
 
-async function renderWhole(url: string, config: PageConfig, signal: AbortSignal | undefined): Promise<string> {
+async function renderWhole(
+  url: string,
+  config: PageConfig,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
   const boot = config.bootstrap;
   if (!boot?.messages) throw new Error('the page config carries no catalogue');
   const locale = boot.locale;
@@ -81,15 +87,18 @@ async function renderWhole(url: string, config: PageConfig, signal: AbortSignal 
   const antdLocale = await loadAntdLocale(locale);
   const Router = ({ children }: { children: ReactNode }) => <StaticRouter location={url}>{children}</StaticRouter>;
   let failure: unknown;
+  let redirected = false;
   const { prelude } = await prerenderToNodeStream(
-    <App
-      registry={registry}
-      stores={stores}
-      config={config}
-      initialMessages={{ locale, messages: boot.messages as MessageCatalogue }}
-      initialAntdLocale={antdLocale}
-      Router={Router}
-    />,
+    <RedirectListener.Provider value={() => (redirected = true)}>
+      <App
+        registry={registry}
+        stores={stores}
+        config={config}
+        initialMessages={{ locale, messages: boot.messages as MessageCatalogue }}
+        initialAntdLocale={antdLocale}
+        Router={Router}
+      />
+    </RedirectListener.Provider>,
     {
       signal,
       // Every boundary inline, however large: React would otherwise send a large one after the rest, with an inline
@@ -104,6 +113,8 @@ async function renderWhole(url: string, config: PageConfig, signal: AbortSignal 
   for await (const part of prelude) parts.push(part as Buffer);
   // A component that threw rendered its error boundary's client fallback: not a first screen to serve.
   if (failure) throw failure;
+  // A guard redirected: what was rendered is the frame around nothing.
+  if (redirected) return undefined;
   const html = Buffer.concat(parts).toString('utf8');
   // A boundary left pending (`<!--$?-->`) or to the client (`<!--$!-->`), or any script: not a whole first screen.
   if (/<!--\$[?!]-->|<script/.test(html)) throw new Error('the first screen did not render whole');

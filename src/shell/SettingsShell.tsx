@@ -2,11 +2,12 @@ import { Button, Menu, Result, Typography } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { isMenuEntryVisible, isPermitted } from '../core/access';
 import { edition } from '../core/edition';
 import type { Registry, SettingsSection } from '../core/plugin';
 import { useStores } from '../core/stores/root';
+import { Redirect } from '../core/ui/Redirect';
 import { AppLayout } from './AppLayout';
 import { ErrorBoundary } from './errors/ErrorBoundary';
 import { OrganizationNotice } from './OrganizationNotice';
@@ -49,7 +50,7 @@ const SettingsShell = observer(function SettingsShell({ registry }: SettingsShel
   if (session.loading) return null;
   if (session.signedOut) {
     const next = encodeURIComponent(location.pathname + location.search);
-    return <Navigate to={`${edition.paths.relogin}?next=${next}`} replace />;
+    return <Redirect to={`${edition.paths.relogin}?next=${next}`} />;
   }
   if (session.failed) {
     return (
@@ -65,10 +66,10 @@ const SettingsShell = observer(function SettingsShell({ registry }: SettingsShel
     );
   }
   if (!section || !Page) {
-    return sections.length ? <Navigate to={`/users/settings/${sections[0].key}`} replace /> : null;
+    return sections.length ? <Redirect to={`/users/settings/${sections[0].key}`} /> : null;
   }
   // Only the sub-paths the section declares (e.g. `create`) reach its page; anything else goes back to the section.
-  if (!acceptsSubPath(section, rest)) return <Navigate to={`/users/settings/${section.key}`} replace />;
+  if (!acceptsSubPath(section, rest)) return <Redirect to={`/users/settings/${section.key}`} />;
   const menu = (
     <nav aria-labelledby="settings-title">
       <Typography.Title id="settings-title" level={2} style={{ padding: '16px 24px 8px', margin: 0, fontSize: 20 }}>

@@ -2,9 +2,10 @@ import { Button, Result } from 'antd';
 import { observer } from 'mobx-react-lite';
 import type { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { Navigate, useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import { edition } from '../edition';
 import { useStores } from '../stores/root';
+import { Redirect } from './Redirect';
 
 /** Props of `SignedIn`: the page, and the slice's message ids for a user that could not be read. */
 export interface SignedInProps {
@@ -25,7 +26,7 @@ export const SignedIn = observer(function SignedIn({ children, failedId, retryId
   const location = useLocation();
   if (session.signedOut) {
     const next = encodeURIComponent(location.pathname + location.search);
-    return <Navigate to={`${edition.paths.relogin}?next=${next}`} replace />;
+    return <Redirect to={`${edition.paths.relogin}?next=${next}`} />;
   }
   if (session.user) return <>{children}</>;
   if (session.loading || !session.failed) return null;
