@@ -4,10 +4,10 @@ import { messages } from './messages';
 import { inboxCommands } from './cli';
 import { countMessages, listMessages, purgeOldMessages, receiveEvent } from './service';
 import { INBOX_PAGE_SIZE_DEFAULT } from '../limits';
+import * as m052 from './migrations/052-inbox';
 
 /** The message center's page. */
 const INBOX_PATH = '/users/notifications';
-import * as m052 from './migrations/052-inbox';
 
 /**
  * Server slice of the message center, discovered by its folder (server/plugin-loader.ts). It receives the
