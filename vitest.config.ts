@@ -47,6 +47,7 @@ export default defineConfig({
             'server/**/*.test.ts',
             'plugins/*/server/**/*.test.ts',
             'scripts/**/*.test.ts',
+            'schemas/**/*.test.ts',
             'tests/http/**/*.test.ts',
           ],
           // The attacker's suites run in the security project (npm run test:security), on both databases.

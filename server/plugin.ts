@@ -16,7 +16,10 @@ export interface ServerProvides {
   signInMethods?: (ctx: AppContext) => (req: FastifyRequest) => Promise<SignInMethods>;
 }
 
-/** The page a slice's `pageData` is asked for: its path and the language it is rendered in (its texts' language). */
+/**
+ * The page a slice's `pageData` is asked for: its path (without trailing slashes, `pagePath`) and the language it is
+ * rendered in (its texts' language).
+ */
 export interface PageDataRequest {
   path: string;
   locale: ServerLocale;

@@ -6,7 +6,7 @@ import type { StoreCore, StoreFactory } from '../../src/core/stores/root';
 import { inboxApi, type InboxApi } from './api';
 import type { InboxChanged, InboxCounts, InboxMessage, InboxPage } from './contract';
 import { INBOX_APPS, INBOX_BATCH_MAX, INBOX_PAGE_SIZE_DEFAULT, type InboxApp, type InboxTab } from './limits';
-import { hasStrings, isListOf, isRecord, isStringOrNull } from '../../src/core/shape';
+import { hasStrings, isListOf, isPageOf, isRecord, isStringOrNull } from '../../src/core/shape';
 
 /** Service error codes the page explains in its own catalogue (the UI language may differ from the service's). */
 export const INBOX_ERROR_MESSAGES: Readonly<Record<string, string>> = {
@@ -424,19 +424,15 @@ export function isInboxCounts(v: unknown): v is InboxCounts {
 
 /** A page of messages as the service answers it (what the page brought is checked before the list shows it). */
 export function isInboxPage(v: unknown): v is InboxPage {
-  return (
-    isRecord(v) &&
-    isListOf(
-      v.messages,
-      (m) =>
-        hasStrings(m, ['id', 'app', 'type', 'title', 'body', 'created_at']) &&
-        (INBOX_APPS as readonly unknown[]).includes(m.app) &&
-        isStringOrNull(m.link) &&
-        typeof m.read === 'boolean' &&
-        typeof m.sensitive === 'boolean',
-    ) &&
-    isRecord(v.pages) &&
-    isStringOrNull(v.pages.next_token)
+  return isPageOf(
+    v,
+    'messages',
+    (m) =>
+      hasStrings(m, ['id', 'app', 'type', 'title', 'body', 'created_at']) &&
+      (INBOX_APPS as readonly unknown[]).includes(m.app) &&
+      isStringOrNull(m.link) &&
+      typeof m.read === 'boolean' &&
+      typeof m.sensitive === 'boolean',
   );
 }
 

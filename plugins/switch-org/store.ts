@@ -7,7 +7,7 @@ import { annotate, SectionStore } from '../../src/core/stores/resource';
 import type { SessionStore } from '../../src/core/stores/SessionStore';
 import type { StoreCore, StoreFactory } from '../../src/core/stores/root';
 import { originsOf, safeRedirect } from '../../src/core/url';
-import { hasStrings, isListOf, isRecord, isStringOrNull } from '../../src/core/shape';
+import { hasStrings, isPageOf, isStringOrNull } from '../../src/core/shape';
 import { switchOrgApi, type SwitchOrgApi } from './api';
 import type { AppAdmin, Organization, OrganizationsListAnswer } from './contract';
 
@@ -299,12 +299,7 @@ const createOrganizationsStore: StoreFactory<OrganizationsStore> = (core) => {
 
 /** A page of the list as the service answers it (what the page brought is checked before the chooser shows it). */
 export function isOrganizationsPage(v: unknown): v is OrganizationsListAnswer {
-  return (
-    isRecord(v) &&
-    isListOf(v.organizations, (o) => hasStrings(o, ['id', 'name']) && isStringOrNull(o.logo)) &&
-    isRecord(v.pages) &&
-    isStringOrNull(v.pages.next_token)
-  );
+  return isPageOf(v, 'organizations', (o) => hasStrings(o, ['id', 'name']) && isStringOrNull(o.logo));
 }
 export default createOrganizationsStore;
 

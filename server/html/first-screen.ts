@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { CLICK_PENDING_ATTR, HYDRATED_ATTR, STYLE_KEY_ATTR, SUBMIT_PENDING_ATTR } from '../../schemas/first-screen';
+import { pagePath } from '../../schemas/page-paths';
 import { serverRendererFile } from '../../schemas/server-renderer';
 import type { PageConfig } from './render';
 
@@ -35,7 +36,7 @@ export interface FirstScreenVisitor {
 
 /** Whether the service renders the first screen of `pathname` for `visitor` (settings pages only with a session). */
 export function rendersFirstScreen(pathname: string, visitor: FirstScreenVisitor = {}): boolean {
-  const page = pathname.replace(/\/+$/, '');
+  const page = pagePath(pathname);
   if (FIRST_SCREEN_PAGES.includes(page)) return true;
   const settings = visitor.signedIn ? SIGNED_IN_FIRST_SCREEN_PAGES.get(page) : undefined;
   return !!settings && (!settings.showsTimes || !!visitor.timeZone);
@@ -43,12 +44,12 @@ export function rendersFirstScreen(pathname: string, visitor: FirstScreenVisitor
 
 /** Whether `pathname`'s first screen has the shell (top bar, side bar), which is laid out for the window's width. */
 export function firstScreenHasShell(pathname: string): boolean {
-  return SIGNED_IN_FIRST_SCREEN_PAGES.has(pathname.replace(/\/+$/, ''));
+  return SIGNED_IN_FIRST_SCREEN_PAGES.has(pagePath(pathname));
 }
 
 /** Whether `pathname`'s first screen shows times (rendered in the visitor's zone). */
 export function firstScreenShowsTimes(pathname: string): boolean {
-  return !!SIGNED_IN_FIRST_SCREEN_PAGES.get(pathname.replace(/\/+$/, ''))?.showsTimes;
+  return !!SIGNED_IN_FIRST_SCREEN_PAGES.get(pagePath(pathname))?.showsTimes;
 }
 
 /**

@@ -19,6 +19,7 @@ import {
 } from './first-screen';
 import { TIME_ZONE_COOKIE, knownTimeZone } from '../../schemas/time-zone';
 import type { PageChunks } from '../../schemas/page-chunks';
+import { pagePath } from '../../schemas/page-paths';
 
 /** Client-side routes answered with index.html (history fallback). */
 export const APP_ROUTE_PREFIXES = ['/users', '/login', '/sso'];
@@ -26,8 +27,7 @@ export const APP_ROUTE_PREFIXES = ['/users', '/login', '/sso'];
 /** The pages that offer sign-in methods: the login page (both re-login paths) and the third-party failure pages. */
 const LOGIN_PAGES = ['/users/login', '/sso/login', '/login/errors'];
 function isLoginPage(url: string): boolean {
-  const path = url.split('?')[0].replace(/\/+$/, '');
-  return LOGIN_PAGES.includes(path);
+  return LOGIN_PAGES.includes(pagePath(url.split('?')[0]));
 }
 
 // A content-hashed file, or its pre-compressed sibling (`.br` / `.gz`, sent by Accept-Encoding).
@@ -77,7 +77,8 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
     }
     const nonce = newNonce();
     const orgId = req.session?.user.current_org_id ?? '';
-    const pathname = req.url.split('?')[0];
+    // Without trailing slashes, as every page rule (and each slice's page data) compares it.
+    const pathname = pagePath(req.url.split('?')[0]);
     const bootstrap = await pageBootstrap(ctx, req, catalogues, pathname);
     const chunkLists = pageChunkLists.get(pageChunksFile);
     const chunks = chunkLists ? pageChunkFiles(chunkLists, pathname, bootstrap.locale, !!req.session) : [];

@@ -101,4 +101,3 @@ describe('sign-in methods of the login pages', () => {
       expect('paintedAt' in parsePageConfig(JSON.stringify({ paintedAt: bad }))).toBe(false);
   });
 });
-

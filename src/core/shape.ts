@@ -14,3 +14,7 @@ export const hasStrings = (record: Record<string, unknown>, fields: readonly str
 /** An array whose every item is a plain object passing `item`. */
 export const isListOf = (v: unknown, item: (record: Record<string, unknown>) => boolean): boolean =>
   Array.isArray(v) && v.every((x: unknown) => isRecord(x) && item(x));
+
+/** One page of a keyset-paged list: `{ [key]: items passing item, pages: { next_token: string | null } }`. */
+export const isPageOf = (v: unknown, key: string, item: (record: Record<string, unknown>) => boolean): boolean =>
+  isRecord(v) && isListOf(v[key], item) && isRecord(v.pages) && isStringOrNull(v.pages.next_token);

@@ -198,6 +198,8 @@ describe('page bootstrap', () => {
       c.cookies.delete('ak_user_locale');
     }
     expect(titles[0]).not.toBe(titles[1]);
+    // The same page with a trailing slash brings it too.
+    expect((await pageConfig(c, `${page}/`)).bootstrap!.plugins!.notifications).toHaveProperty('page');
     // Other pages bring the bell's counts only.
     expect(Object.keys((await pageConfig(c)).bootstrap!.plugins!.notifications as object)).toEqual(['counts']);
   });

@@ -29,7 +29,7 @@ export default defineServerPlugin({
     if (!user) return undefined;
     const [counts, page] = await Promise.all([
       countMessages(ctx, user.id),
-      path.replace(/\/+$/, '') === INBOX_PATH
+      path === INBOX_PATH
         ? listMessages(ctx, user.id, locale, { tab: 'all', pageSize: INBOX_PAGE_SIZE_DEFAULT })
         : undefined,
     ]);

@@ -22,7 +22,7 @@ export default defineServerPlugin({
   // The list is the caller's own memberships: no organisation check (the chooser is the way out of a refused one).
   pageData: async (ctx, req, path) => {
     const user = req.session?.user;
-    if (!user || path.replace(/\/+$/, '') !== CHOOSER_PATH) return undefined;
+    if (!user || path !== CHOOSER_PATH) return undefined;
     return {
       organizations: await listMyOrganizations(ctx, user.id, { userId: user.id, pageSize: ORG_PAGE_SIZE_DEFAULT }),
     };

@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { FALLBACK_LOCALE, LOCALE_COOKIES, localeTag, normalizeLocale, readCookie, resolveLocale } from './locale';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  FALLBACK_LOCALE,
+  LOCALE_COOKIES,
+  localeTag,
+  normalizeLocale,
+  readCookie,
+  resolveLocale,
+  writeCookie,
+} from './locale';
 
 describe('normalizeLocale', () => {
   it('maps zh and zh-TW (any zh) to zh_CN', () => {
@@ -49,5 +57,18 @@ describe('localeTag', () => {
     expect(localeTag('en_US')).toBe('en-US');
     expect(localeTag('zh_CN', 'dayjs')).toBe('zh-cn');
     expect(localeTag('en_US', 'dayjs')).toBe('en');
+  });
+});
+
+describe('writeCookie', () => {
+  it('writes a preference for a year on the whole site, encoded, and readCookie reads it back', () => {
+    const set = vi.spyOn(document, 'cookie', 'set');
+    writeCookie(document, 'ak_pref_test', 'America/Argentina/Buenos_Aires');
+    expect(set).toHaveBeenCalledWith(
+      'ak_pref_test=America%2FArgentina%2FBuenos_Aires; path=/; max-age=31536000; SameSite=Lax',
+    );
+    set.mockRestore();
+    expect(readCookie(document.cookie, 'ak_pref_test')).toBe('America/Argentina/Buenos_Aires');
+    document.cookie = 'ak_pref_test=; path=/; max-age=0';
   });
 });

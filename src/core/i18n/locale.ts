@@ -14,6 +14,11 @@ export function normalizeLocale(tag: string): Locale {
   return /^zh([-_].*)?$/i.test(tag.trim()) ? 'zh_CN' : 'en_US';
 }
 
+/** Writes one of the app's preference cookies (language, time zone): for a year, the whole site, same-site. */
+export function writeCookie(doc: Document, name: string, value: string): void {
+  doc.cookie = `${name}=${encodeURIComponent(value)}; path=/; max-age=31536000; SameSite=Lax`;
+}
+
 /** Reads one cookie's value from a `document.cookie` style string. */
 export function readCookie(cookies: string, name: string): string | undefined {
   for (const part of cookies.split(';')) {

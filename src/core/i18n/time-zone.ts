@@ -1,4 +1,5 @@
 import { TIME_ZONE_COOKIE, timeZoneName } from '../../../schemas/time-zone';
+import { readCookie, writeCookie } from './locale';
 
 /** The browser's own time zone (an IANA name), or undefined when it does not say. */
 export function browserTimeZone(): string | undefined {
@@ -17,7 +18,5 @@ export function browserTimeZone(): string | undefined {
 export function rememberTimeZone(doc: Document = document): void {
   const zone = browserTimeZone();
   if (!zone) return;
-  const value = encodeURIComponent(zone);
-  if (doc.cookie.split('; ').includes(`${TIME_ZONE_COOKIE}=${value}`)) return;
-  doc.cookie = `${TIME_ZONE_COOKIE}=${value}; path=/; max-age=31536000; SameSite=Lax`;
+  if (readCookie(doc.cookie, TIME_ZONE_COOKIE) !== zone) writeCookie(doc, TIME_ZONE_COOKIE, zone);
 }

@@ -2,6 +2,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { LOCALE_COOKIE, localeTag } from '../../../schemas/locale';
 import { computeAccess, type AccessFlags } from '../access';
 import { edition, type Locale } from '../edition';
+import { writeCookie } from '../i18n/locale';
 import { organizationNoticeOf, organizationNoticeOfCode, type OrganizationNotice } from '../organization';
 import type { PageBootstrap } from '../../../schemas/page-config';
 import type { RequestClient } from '../request';
@@ -123,7 +124,7 @@ export class SessionStore {
   /** Switches the UI language at once and remembers it in the locale cookie for a year. */
   setLocale(locale: Locale): void {
     this.locale = locale;
-    document.cookie = `${LOCALE_COOKIE}=${locale}; path=/; max-age=31536000; SameSite=Lax`;
+    writeCookie(document, LOCALE_COOKIE, locale);
     document.documentElement.lang = localeTag(locale, 'html');
   }
 }
