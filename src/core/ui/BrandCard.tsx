@@ -21,7 +21,18 @@ export const BrandCard = observer(function BrandCard({ maxWidth = 400, children 
   const { session } = useStores();
   const intl = useIntl();
   return (
-    <main style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', padding: 16, background: '#f5f7fa' }}>
+    // The padding is inside the window's height: a card that fits leaves nothing to scroll (a phone would show, and
+    // a browser fade out, a scroll bar for 32 px).
+    <main
+      style={{
+        minHeight: '100vh',
+        boxSizing: 'border-box',
+        display: 'grid',
+        placeItems: 'center',
+        padding: 16,
+        background: '#f5f7fa',
+      }}
+    >
       <Card style={{ width: '100%', maxWidth }}>
         <div style={{ display: 'flex', alignItems: 'center', gap: 8, marginBottom: 16 }}>
           <img src={edition.brand.logo} alt="" width={32} height={32} />
