@@ -11,6 +11,7 @@ import { configureRequestClient, defaultShowServerError } from '../core/request'
 import { createRootStore } from '../core/stores/root';
 import { App, loadAntdLocale, loadAntdRoot, preloadRoute, type AntdLocaleTexts } from './App';
 import { completeHandover, restoreFirstScreenStyles } from './handover';
+import { settleAfterCommit } from './settle';
 import { startAppTracking } from './tracking';
 
 /** The app's start-up: stores, the route's code and antd's texts on their way, then the first render. */
@@ -57,6 +58,7 @@ export function start(): void {
         // Relative times measured against the painted time only for the render that hydrates the paint.
         setPaintedNow(undefined);
         completeHandover(container);
+        settleAfterCommit();
       }}
     />
   );
