@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  withVarBlockIndex,
   antdImports,
   componentsUsed,
   extractAntdCss,
@@ -194,5 +195,17 @@ describe('nestedUnder', () => {
       fs.readFileSync(path.join(import.meta.dirname, '../../plugins/access-tokens/theme.json'), 'utf8'),
     ) as { cssVar: { key: string } };
     expect(theme.cssVar.key).toBe('css-var-access-tokens');
+  });
+});
+
+describe('withVarBlockIndex', () => {
+  it('heads a sheet with one index of its variable blocks, replacing any index of the sheets it was made of', () => {
+    const part = withVarBlockIndex('.a{color:red}.css-var-app{--x:1}');
+    expect(part).toBe('#antd-var-blocks{--antd-var-blocks:".css-var-app"}.a{color:red}.css-var-app{--x:1}');
+    const joined = withVarBlockIndex(`${part}.css-var-tokens.ant-btn{--y:2}.b{color:blue}`);
+    expect(joined).toBe(
+      '#antd-var-blocks{--antd-var-blocks:".css-var-app|.css-var-tokens.ant-btn"}' +
+        '.a{color:red}.css-var-app{--x:1}.css-var-tokens.ant-btn{--y:2}.b{color:blue}',
+    );
   });
 });

@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ThemeConfig } from 'antd';
 import type { ReactElement, ReactNode } from 'react';
+import { VAR_BLOCK_INDEX_SELECTOR, varBlockIndexRule } from '../../schemas/antd-var-blocks';
 
 const require = createRequire(import.meta.url);
 
@@ -136,6 +137,20 @@ export function topLevelRules(css: string): { rules: string[]; rest: string } {
   return { rules, rest: css.slice(start) };
 }
 
+/**
+ * `css` headed by the index of its CSS-variable blocks (schemas/antd-var-blocks.ts), any index it had dropped: a sheet
+ * put together from others (a plugin's rules and its nested theme's) gets one index of all its blocks.
+ */
+export function withVarBlockIndex(css: string): string {
+  const { rules, rest } = topLevelRules(css);
+  const kept = rules.filter((r) => !r.trim().startsWith(`${VAR_BLOCK_INDEX_SELECTOR}{`));
+  const selectors = kept
+    .map((r) => r.trim())
+    .filter((r) => r.startsWith('.css-var-'))
+    .map((r) => r.slice(0, r.indexOf('{')).trim());
+  return varBlockIndexRule([...new Set(selectors)]) + kept.join('') + rest;
+}
+
 /** Drops the rules scoped to a CSS-variable class other than the theme's (antd's demo panels bring their own). */
 export function keepThemeScope(css: string, key: string): string {
   const { rules, rest } = topLevelRules(css);
@@ -238,7 +253,8 @@ function writeKept(dir: string, inputs: unknown, render: () => string): string {
   }
   fs.mkdirSync(dir, { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, render());
+  const css = render();
+  fs.writeFileSync(tmp, css.trim() ? withVarBlockIndex(css) : css);
   fs.renameSync(tmp, file);
   pruneStale(dir);
   return file;

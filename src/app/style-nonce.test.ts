@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { varBlockIndexRule } from '../../schemas/antd-var-blocks';
 import {
   cssVarSelector,
   injectCSS,
@@ -85,5 +86,18 @@ describe("antd's CSS variables the stylesheets already hold", () => {
     pageSheet('.css-var-app.ant-tag{--ant-tag-x:1px}');
     const tag = updateCSS('.css-var-app.ant-tag{--ant-tag-x:1px;}', 'k5');
     expect(document.head.contains(tag)).toBe(false);
+  });
+
+  it("learns a built sheet's blocks from its index, without reading its other rules", () => {
+    // What the build writes (scripts/lib/antd-styles.ts): the index first, after a rule or two of other sheets.
+    pageSheet(
+      `html{margin:0}${varBlockIndexRule(['.css-var-app', '.css-var-app.ant-btn'])}` +
+        '.css-var-app{--ant-blue:#1677FF}.css-var-app.ant-btn{--ant-button-x:1px}.css-var-app.ant-tag{--ant-tag-x:1px}',
+    );
+    const opts = { mark: 'data-css-hash', prepend: 'queue' as const, priority: -999 };
+    expect(document.head.contains(updateCSS('.css-var-app.ant-btn{--ant-button-x:1px;}', 'k6', opts))).toBe(false);
+    // A block the index does not name is added, even where a later rule of the sheet has it: the index is the
+    // sheet's word (at worst a block is added twice, never left out).
+    expect(document.head.contains(updateCSS('.css-var-app.ant-tag{--ant-tag-x:1px;}', 'k7', opts))).toBe(true);
   });
 });

@@ -12,6 +12,7 @@ import {
   removeCSS,
   updateCSS as updateOriginal,
 } from '@rc-component/util/es/Dom/dynamicCSS.js?original';
+import { parseVarBlockIndex, VAR_BLOCK_INDEX_PROPERTY, VAR_BLOCK_INDEX_SELECTOR } from '../../schemas/antd-var-blocks';
 
 type Options = NonNullable<Parameters<typeof updateOriginal>[2]>;
 
@@ -40,23 +41,43 @@ export function cssVarSelector(css: string): string | undefined {
   return open > 0 && css.endsWith('}') && css.indexOf('}') === css.length - 1 ? css.slice(0, open).trim() : undefined;
 }
 
-/** The selectors of the CSS-variable blocks each stylesheet holds: a sheet is read once (index.css: ~2,800 rules). */
+/** The selectors of the CSS-variable blocks each stylesheet holds: a sheet is read once. */
 let varBlocksBySheet = new WeakMap<CSSStyleSheet, Set<string>>();
+
+/** How far into a sheet its index of variable blocks may be (index.css: after the few rules of global.css). */
+const INDEX_WITHIN_RULES = 64;
 
 function varBlocksOf(sheet: CSSStyleSheet): Set<string> {
   let selectors = varBlocksBySheet.get(sheet);
   if (selectors) return selectors;
-  selectors = new Set();
   let rules: CSSRuleList | undefined;
   try {
     rules = sheet.cssRules;
   } catch {
     rules = undefined; // not readable (another origin)
   }
-  for (const rule of Array.from(rules ?? [])) {
+  selectors = rules ? (indexedVarBlocks(rules) ?? scannedVarBlocks(rules)) : new Set<string>();
+  varBlocksBySheet.set(sheet, selectors);
+  return selectors;
+}
+
+/** The blocks the build's index at the head of an antd sheet names (schemas/antd-var-blocks.ts), if it has one. */
+function indexedVarBlocks(rules: CSSRuleList): Set<string> | undefined {
+  for (let i = 0; i < rules.length && i < INDEX_WITHIN_RULES; i++) {
+    const rule = rules[i];
+    if (rule instanceof CSSStyleRule && rule.selectorText === VAR_BLOCK_INDEX_SELECTOR)
+      return new Set(parseVarBlockIndex(rule.style.getPropertyValue(VAR_BLOCK_INDEX_PROPERTY)));
+  }
+  return undefined;
+}
+
+/** The blocks of a sheet without an index, read rule by rule. */
+function scannedVarBlocks(rules: CSSRuleList): Set<string> {
+  const selectors = new Set<string>();
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i];
     if (rule instanceof CSSStyleRule && rule.selectorText.startsWith('.css-var-')) selectors.add(rule.selectorText);
   }
-  varBlocksBySheet.set(sheet, selectors);
   return selectors;
 }
 
