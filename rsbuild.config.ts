@@ -161,6 +161,12 @@ export default defineConfig({
           /^(\.\/Dom|@rc-component\/util\/(es|lib)\/Dom)\/dynamicCSS(\.js)?$/,
           path.join(root, 'src/app/style-nonce.ts'),
         ),
+        // cssinjs's registration of a component's CSS variables (its own `./hooks/useCSSVarRegister` import) gets the
+        // wrapper that derives nothing for a block the edition's sheets hold. The wrapper's import carries a query.
+        new rspack.NormalModuleReplacementPlugin(
+          /^\.\/hooks\/useCSSVarRegister(\.js)?$/,
+          path.join(root, 'src/app/css-var-register.ts'),
+        ),
       ],
     },
   },

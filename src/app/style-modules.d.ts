@@ -12,3 +12,9 @@ declare module '@antd-styles/date-picker';
 declare module '@rc-component/util/es/Dom/dynamicCSS.js?original' {
   export * from '@rc-component/util/es/Dom/dynamicCSS';
 }
+
+/** @ant-design/cssinjs's CSS-variable registration itself (wrapped by src/app/css-var-register.ts, as above). */
+declare module '@ant-design/cssinjs/es/hooks/useCSSVarRegister.js?original' {
+  export * from '@ant-design/cssinjs/es/hooks/useCSSVarRegister';
+  export { default } from '@ant-design/cssinjs/es/hooks/useCSSVarRegister';
+}
