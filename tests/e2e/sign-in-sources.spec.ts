@@ -84,7 +84,9 @@ test('an unbound Lark account reaches "not bound", binds with a password sign-in
   await expect(page).toHaveURL(/\/login\/errors\?type=notBound&provider=lark/);
   await expect(page.getByText(t(page, 'notBound'))).toBeVisible();
   await page.getByRole('link', { name: t(page, 'signInAndBind') }).click();
-  await expect(page.getByText(t(page, 'banner'))).toBeVisible();
+  // The banner comes with the app (its call for the waiting account follows the hydration of the painted sign-in
+  // page), which on a loaded two-core runner took over five seconds once.
+  await expect(page.getByText(t(page, 'banner'))).toBeVisible({ timeout: 15_000 });
   await page.locator('#username').fill(E2E_SIGN_IN.binder.username);
   await page.locator('#password').fill(E2E_SIGN_IN.binder.password);
   await page.locator('button[type="submit"]').click();
