@@ -189,4 +189,32 @@ describe('completeHandover', () => {
     expect(input.value).toBe('ann');
     act(() => app.unmount());
   });
+
+  it('hands a file picked before hydration to a hydrated React file field, never setting a file field’s value', async () => {
+    const picked: string[] = [];
+    function Upload() {
+      return createElement('input', {
+        id: 'f',
+        type: 'file',
+        onChange: (e: ChangeEvent<HTMLInputElement>) =>
+          picked.push(...Array.from(e.target.files ?? []).map((f) => f.name)),
+      });
+    }
+    const root = container(renderToString(createElement(Upload)));
+    const input = document.getElementById('f') as HTMLInputElement;
+    // What a browser holds once a file is picked: the files, and a value that no script may set but to ''.
+    const files = [new File(['x'], 'me.png', { type: 'image/png' })];
+    Object.defineProperty(input, 'files', { configurable: true, get: () => files });
+    Object.defineProperty(input, 'value', {
+      configurable: true,
+      get: () => 'C:\\fakepath\\me.png',
+      set: (v: string) => {
+        if (v !== '') throw new DOMException('may only be set to the empty string', 'InvalidStateError');
+      },
+    });
+    const app = await act(async () => hydrateRoot(root, createElement(Upload)));
+    await act(async () => completeHandover(root));
+    expect(picked).toEqual(['me.png']);
+    act(() => app.unmount());
+  });
 });

@@ -33,13 +33,19 @@ const nativeValue = (el: HTMLInputElement | HTMLTextAreaElement) =>
 
 /**
  * Hands the first screen over to the hydrated app: text typed into its fields before the app was there reaches the
- * app's form state (an input event the app sees as a change), then a form submitted meanwhile is submitted again and
+ * app's form state (an input event the app sees as a change), and so do files picked (a change event), then a form submitted meanwhile is submitted again and
  * the last thing clicked (a tab, a button) is clicked again.
  */
 export function completeHandover(container: HTMLElement): void {
   if (container.hasAttribute(HYDRATED_ATTR)) return;
   for (const el of Array.from(container.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea'))) {
     if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) continue;
+    if (el instanceof HTMLInputElement && el.type === 'file') {
+      // A file picked before the app was there (an avatar): a file field's value cannot be set, but the app reads
+      // the picked files from the field when it hears of a change.
+      if (el.files?.length) el.dispatchEvent(new Event('change', { bubbles: true }));
+      continue;
+    }
     const typed = el.value;
     if (typed === el.defaultValue) continue;
     const setNative = nativeValue(el);
