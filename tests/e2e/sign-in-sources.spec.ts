@@ -49,7 +49,9 @@ test('an LDAP user signs in through the LDAP tab and lands in the settings', asy
   await page.locator('#ldap_username').fill('lin');
   await page.locator('#ldap_password').fill(LDAP_PASSWORDS.lin);
   await page.locator('button[type="submit"]').click();
-  await expect(page).toHaveURL(/\/users\/settings\/profile/);
+  // The sign-in lands on /users/settings, which the app (once started) turns into the profile page: on a loaded
+  // two-core runner that start took over five seconds once.
+  await expect(page).toHaveURL(/\/users\/settings\/profile/, { timeout: 15_000 });
   await expect(page.getByText('Lin Wei').first()).toBeVisible();
 });
 
