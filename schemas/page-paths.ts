@@ -9,12 +9,3 @@ export function pagePath(pathname: string): string {
 export function settingsSectionKey(pathname: string): string | undefined {
   return /^\/users\/settings\/([^/]+)/.exec(pathname)?.[1];
 }
-
-/**
- * Pages that are only a way to another (the app's `<Navigate>` routes): the service answers them with a redirect, so
- * a browser opening one gets the page it leads to, painted, without starting the app first.
- */
-export const PAGE_REDIRECTS: Readonly<Record<string, string>> = {
-  '/users/settings': '/users/settings/profile',
-  '/users/switch': '/users/switch/organization',
-};

@@ -19,7 +19,7 @@ import {
 } from './first-screen';
 import { TIME_ZONE_COOKIE, knownTimeZone } from '../../schemas/time-zone';
 import type { PageChunks } from '../../schemas/page-chunks';
-import { PAGE_REDIRECTS, pagePath } from '../../schemas/page-paths';
+import { pagePath } from '../../schemas/page-paths';
 
 /** Client-side routes answered with index.html (history fallback). */
 export const APP_ROUTE_PREFIXES = ['/users', '/login', '/sso'];
@@ -66,9 +66,6 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   }
 
   const serveIndex = async (req: FastifyRequest, reply: FastifyReply) => {
-    const [path, query] = req.url.split('?', 2) as [string, string | undefined];
-    const target = Object.hasOwn(PAGE_REDIRECTS, pagePath(path)) ? PAGE_REDIRECTS[pagePath(path)] : undefined;
-    if (target) return reply.redirect(query === undefined ? target : `${target}?${query}`);
     const template = templates.get(indexFile);
     if (!template) {
       return reply
@@ -81,7 +78,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
     const nonce = newNonce();
     const orgId = req.session?.user.current_org_id ?? '';
     // Without trailing slashes, as every page rule (and each slice's page data) compares it.
-    const pathname = pagePath(path);
+    const pathname = pagePath(req.url.split('?')[0]);
     const bootstrap = await pageBootstrap(ctx, req, catalogues, pathname);
     const chunkLists = pageChunkLists.get(pageChunksFile);
     const chunks = chunkLists ? pageChunkFiles(chunkLists, pathname, bootstrap.locale, !!req.session) : [];

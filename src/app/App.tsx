@@ -3,7 +3,7 @@ import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { createIntl, IntlProvider } from 'react-intl';
 import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { PAGE_REDIRECTS, settingsSectionKey } from '../../schemas/page-paths';
+import { settingsSectionKey } from '../../schemas/page-paths';
 import { AccessContext } from '../core/access';
 import { localeTag } from '../core/i18n/locale';
 import { PageConfigContext, type PageConfig } from '../core/page-config';
@@ -234,15 +234,9 @@ export const App = observer(function App({
                       <PageViews stores={stores} />
                       <Suspense fallback={null}>
                         <Routes>
-                          <Route
-                            path="/users/settings"
-                            element={<Navigate to={PAGE_REDIRECTS['/users/settings']} replace />}
-                          />
+                          <Route path="/users/settings" element={<Navigate to="/users/settings/profile" replace />} />
                           <Route path="/users/settings/:sidebarKey/*" element={<SettingsShell registry={registry} />} />
-                          <Route
-                            path="/users/switch"
-                            element={<Navigate to={PAGE_REDIRECTS['/users/switch']} replace />}
-                          />
+                          <Route path="/users/switch" element={<Navigate to="/users/switch/organization" replace />} />
                           <Route path="/users/errors" element={<UsersErrorsPage />} />
                           {pages.map(([route, Page]) => (
                             <Route key={route.path} path={route.path} element={routeElement(route, Page)} />
