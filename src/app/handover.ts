@@ -33,8 +33,8 @@ const nativeValue = (el: HTMLInputElement | HTMLTextAreaElement) =>
 
 /**
  * Hands the first screen over to the hydrated app: text typed into its fields before the app was there reaches the
- * app's form state (an input event the app sees as a change), and so do files picked (a change event), then a form submitted meanwhile is submitted again and
- * the last thing clicked (a tab, a button) is clicked again.
+ * app's form state (an input event the app sees as a change), and so do files picked (a change event); then a form
+ * submitted meanwhile is submitted again and the last thing clicked (a tab, a button) is clicked again.
  */
 export function completeHandover(container: HTMLElement): void {
   if (container.hasAttribute(HYDRATED_ATTR)) return;
