@@ -1,6 +1,15 @@
 import type { Locale as AntdLocale } from 'antd/es/locale';
 import { observer } from 'mobx-react-lite';
-import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useState,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
 import { createIntl, IntlProvider } from 'react-intl';
 import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { settingsSectionKey } from '../../schemas/page-paths';
@@ -8,7 +17,8 @@ import { AccessContext } from '../core/access';
 import { localeTag } from '../core/i18n/locale';
 import { PageConfigContext, type PageConfig } from '../core/page-config';
 import { RegistryContext, type MessageCatalogue, type PluginRoute, type Registry } from '../core/plugin';
-import { StoresProvider, type RootStore } from '../core/stores/root';
+import { StoresProvider, type RootStore, type StoreName } from '../core/stores/root';
+import { lazyLoaded, preload } from '../core/ui/lazyLoaded';
 import { RouteGuard } from '../shell/RouteGuard';
 import { ErrorBoundary } from '../shell/errors/ErrorBoundary';
 
@@ -16,26 +26,45 @@ const loadSettingsShell = () => import(/* webpackChunkName: "shell-settings" */ 
 const loadFramedPage = () => import(/* webpackChunkName: "shell-frame" */ '../shell/FramedPage');
 /** antd's root (./antd.tsx): loaded with the page's code, not in the first scripts; start.tsx starts it at once. */
 export const loadAntdRoot = () => import(/* webpackChunkName: "antd-root" */ './antd');
-const AntdRoot = lazy(loadAntdRoot);
-const SettingsShell = lazy(loadSettingsShell);
+const AntdRoot = lazyLoaded(loadAntdRoot);
+const SettingsShell = lazyLoaded(loadSettingsShell);
 const NotFoundPage = lazy(() => import(/* webpackChunkName: "shell-not-found" */ '../shell/NotFoundPage'));
-const FramedPage = lazy(loadFramedPage);
+const FramedPage = lazyLoaded(loadFramedPage);
 
 /**
- * Starts loading the code of the page at `pathname` (its frame and its section or route) before React renders, so
- * those chunks arrive in parallel with the rest of the start-up instead of one after another; settles once they
- * are there (a server-rendered page hydrates then). Errors are left to the lazy components, which ask for the same
- * chunks again and show their own fallback.
+ * Starts loading the code of the page at `pathname` (its frame, its section or route, and for a signed-in visitor the
+ * top bar's controls) and the stores of the plugins those come from, before React renders, so those chunks arrive in
+ * parallel with the rest of the start-up instead of one after another; settles once they are there. A painted page
+ * hydrates then, in one pass: every lazy part (`lazyLoaded`) and store (`useStore`) it meets is ready, so none of
+ * them holds its part back for a later pass, during which a press on it would be lost. Errors are left to the lazy
+ * components, which ask for the same chunks again and show their own fallback.
  */
-export function preloadRoute(registry: Registry, pathname: string): Promise<unknown> {
+export function preloadRoute(
+  registry: Registry,
+  pathname: string,
+  { stores, signedIn = false }: { stores?: RootStore; signedIn?: boolean } = {},
+): Promise<unknown> {
   const quiet = (p: Promise<unknown> | undefined) => p?.catch(() => {});
-  // The service names the same files in the page (server/html/page-chunks.ts, by these rules); this covers a
-  // build without page-chunks.json and whatever the page did not name.
+  // The service names the same files in the page (server/html/page-chunks.ts, by these rules: a plugin's page comes
+  // with its stores); this covers a build without page-chunks.json and whatever the page did not name.
+  const parts: { load: () => Promise<{ default: unknown }> }[] = [];
   const key = settingsSectionKey(pathname);
-  if (key !== undefined) return Promise.all([quiet(loadSettingsShell()), quiet(registry.section(key)?.load())]);
-  const route = registry.routes.find((r) => matchPath(r.path, pathname));
-  if (!route) return Promise.resolve();
-  return Promise.all([quiet(route.load()), route.frame !== 'bare' && quiet(loadFramedPage())]);
+  const route = key === undefined ? registry.routes.find((r) => matchPath(r.path, pathname)) : undefined;
+  if (key !== undefined) {
+    const section = registry.section(key);
+    parts.push({ load: loadSettingsShell }, ...(section ? [section] : []));
+  } else if (route) {
+    parts.push(route, ...(route.frame === 'bare' ? [] : [{ load: loadFramedPage }]));
+  } else return Promise.resolve();
+  if (signedIn && (key !== undefined || route?.frame !== 'bare')) parts.push(...registry.headerItems);
+  const owners = registry.plugins.filter((p) =>
+    [...(p.settingsSections ?? []), ...(p.routes ?? []), ...(p.headerItems ?? [])].some((part) => parts.includes(part)),
+  );
+  const storeNames = owners.flatMap((p) => Object.keys(p.stores ?? {}) as StoreName[]);
+  return Promise.all([
+    ...parts.map((part) => quiet(preload(part.load))),
+    ...(stores ? storeNames.map((name) => quiet(stores.store(name))) : []),
+  ]);
 }
 const UsersErrorsPage = lazy(() => import(/* webpackChunkName: "shell-errors" */ '../shell/ErrorRoutes'));
 
@@ -142,9 +171,13 @@ function PageViews({ stores }: { stores: RootStore }) {
   return null;
 }
 
-/** Calls `onDone` once, after the commit of the Suspense boundary it sits in (the page's, below). */
+/**
+ * Calls `onDone` once, in the commit of the Suspense boundary it sits in (the page's, below). A layout effect: when a
+ * press on a painted page makes React hydrate it at once, the page counts as handed over before the press reaches
+ * the app, so the press is not also held and pressed again (a select opened by it closed again).
+ */
 function Committed({ onDone }: { onDone?: () => void }) {
-  useEffect(() => onDone?.(), [onDone]);
+  useLayoutEffect(() => onDone?.(), [onDone]);
   return null;
 }
 
@@ -189,7 +222,7 @@ export const App = observer(function App({
   const { loaded, failed } = useMessages(registry, locale, initialMessages);
   const messages = loaded?.messages;
   const antdLocale = useAntdLocale(locale, initialAntdLocale);
-  const pages = useMemo(() => registry.routes.map((r) => [r, lazy(r.load)] as const), [registry]);
+  const pages = useMemo(() => registry.routes.map((r) => [r, lazyLoaded(r.load)] as const), [registry]);
   useEffect(() => {
     // dayjs and its Chinese locale load on demand; pages that format dates load after the messages anyway.
     const dayjsLocale = locale === 'zh_CN' ? import(/* webpackChunkName: "dayjs-zh" */ 'dayjs/locale/zh-cn') : null;

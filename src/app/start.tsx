@@ -9,6 +9,7 @@ import { readPageConfig } from '../core/page-config';
 import { createRegistry, type MessageCatalogue } from '../core/plugin';
 import { configureRequestClient, defaultShowServerError } from '../core/request';
 import { createRootStore } from '../core/stores/root';
+import { preload } from '../core/ui/lazyLoaded';
 import { App, loadAntdLocale, loadAntdRoot, preloadRoute, type AntdLocaleTexts } from './App';
 import { completeHandover, restoreFirstScreenStyles } from './handover';
 import { settleAfterCommit } from './settle';
@@ -21,7 +22,7 @@ export function start(): void {
   // antd's root module starts loading now (the page needs it), and is configured as soon as it arrives: the ≥500
   // notice, which antd renders outside the React tree, waits for that, or it would render unthemed and without the
   // page's nonce (styles the CSP blocks).
-  const antdReady = loadAntdRoot()
+  const antdReady = preload(loadAntdRoot)
     .then((m) => m.configureAntd(config.nonce))
     .catch(() => {}); // the page's own lazy load shows that failure
   const client = configureRequestClient({
@@ -36,12 +37,12 @@ export function start(): void {
   document.documentElement.lang = localeTag(locale, 'html');
   const boot = config.bootstrap;
   // The route's code and antd's texts start loading now, alongside the rest of the start-up, not after the first render.
-  const routeReady = preloadRoute(registry, window.location.pathname);
   const antdLocale = loadAntdLocale(locale);
   antdLocale.catch(() => {}); // the app asks again and handles a failure
   const stores = createRootStore(registry.stores, client, locale, (session) => startAppTracking(session, client), {
     bootstrap: boot,
   });
+  const routeReady = preloadRoute(registry, window.location.pathname, { stores, signedIn: !!boot?.me });
   const initialMessages =
     boot?.messages && boot.locale === locale ? { locale, messages: boot.messages as MessageCatalogue } : undefined;
   const container = document.getElementById('container');

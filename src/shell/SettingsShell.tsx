@@ -1,6 +1,6 @@
 import { Button, Menu, Result, Typography } from 'antd';
 import { observer } from 'mobx-react-lite';
-import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { Suspense, useEffect, useMemo } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { isMenuEntryVisible, isPermitted } from '../core/access';
@@ -8,6 +8,7 @@ import { edition } from '../core/edition';
 import type { Registry, SettingsSection } from '../core/plugin';
 import { useStores } from '../core/stores/root';
 import { Redirect } from '../core/ui/Redirect';
+import { lazyLoaded } from '../core/ui/lazyLoaded';
 import { AppLayout } from './AppLayout';
 import { ErrorBoundary } from './errors/ErrorBoundary';
 import { OrganizationNotice } from './OrganizationNotice';
@@ -45,7 +46,7 @@ const SettingsShell = observer(function SettingsShell({ registry }: SettingsShel
   }, [session]);
   const sections = session.user ? permittedSections(registry, session.access) : [];
   const section = sections.find((s) => s.key === sidebarKey);
-  const Page = useMemo(() => (section ? lazy(section.load) : null), [section]);
+  const Page = useMemo(() => (section ? lazyLoaded(section.load) : null), [section]);
 
   if (session.loading) return null;
   if (session.signedOut) {

@@ -1,19 +1,12 @@
 import { GlobalOutlined, LogoutOutlined, QuestionCircleOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Button, Dropdown, Space } from 'antd';
 import { observer } from 'mobx-react-lite';
-import {
-  Component,
-  lazy,
-  Suspense,
-  useContext,
-  type ComponentType,
-  type LazyExoticComponent,
-  type ReactNode,
-} from 'react';
+import { Component, Suspense, useContext, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { edition, type Locale } from '../core/edition';
 import { RegistryContext, type HeaderItem } from '../core/plugin';
 import { useStores } from '../core/stores/root';
+import { lazyLoaded } from '../core/ui/lazyLoaded';
 import { AppSwitcher } from './AppSwitcher';
 import { currentPath, logoutUrl, switchOrganizationUrl } from './links';
 
@@ -27,7 +20,7 @@ const lazyItems = new WeakMap<HeaderItem, LazyExoticComponent<ComponentType>>();
 function lazyItem(item: HeaderItem): LazyExoticComponent<ComponentType> {
   let component = lazyItems.get(item);
   if (!component) {
-    component = lazy(item.load);
+    component = lazyLoaded(item.load);
     lazyItems.set(item, component);
   }
   return component;
