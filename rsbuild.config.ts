@@ -10,7 +10,7 @@ import {
   writePluginList,
 } from './scripts/lib/edition-build';
 import { localeTag } from './schemas/locale';
-import { writeEditionStyleSheets } from './scripts/lib/antd-styles';
+import { pluginTheme, writeEditionStyleSheets } from './scripts/lib/antd-styles';
 import { PageChunksPlugin } from './scripts/lib/page-chunks';
 import { SERVER_RENDERER_NAME, SERVER_RENDERER_SUFFIX, serverRendererDir } from './schemas/server-renderer';
 import { editionTheme, precomputeMapTokens } from './src/app/theme';
@@ -40,8 +40,14 @@ for (const m of editions) {
   const source = {
     define: {
       __EDITION__: JSON.stringify(web),
-      // antd's map tokens of the edition's theme, derived once here rather than on every page's start (src/app/theme.ts).
-      __ANTD_MAP_TOKENS__: JSON.stringify(precomputeMapTokens(m.brand.color)),
+      // antd's map tokens of the edition's theme and of the plugins' nested themes under it, derived once here rather
+      // than on every page's start (src/app/theme.ts).
+      __ANTD_MAP_TOKENS__: JSON.stringify(
+        precomputeMapTokens(
+          m.brand.color,
+          included.flatMap((id) => pluginTheme(root, id)?.token ?? []),
+        ),
+      ),
     },
   };
   const resolve = {

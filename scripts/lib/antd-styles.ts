@@ -298,6 +298,12 @@ export function nestedUnder(theme: ThemeConfig, nested: ThemeConfig): ThemeConfi
   };
 }
 
+/** A plugin's nested theme (`plugins/<id>/theme.json`), or undefined when it has none. */
+export function pluginTheme(root: string, id: string): ThemeConfig | undefined {
+  const themeFile = path.join(root, 'plugins', id, 'theme.json');
+  return fs.existsSync(themeFile) ? (JSON.parse(fs.readFileSync(themeFile, 'utf8')) as ThemeConfig) : undefined;
+}
+
 /**
  * A plugin's sheet: the rules its components need beyond the core's, then, with a nested theme, what that theme adds
  * (its variables, under its own class). Answers the path, or undefined when the plugin needs nothing more.
@@ -311,9 +317,9 @@ function writePluginStyles(
 ): string | undefined {
   const files = webFilesUnder(path.join(root, 'plugins', id));
   const extra = writeAntdExtraStyles(dir, theme, files, core);
-  const themeFile = path.join(root, 'plugins', id, 'theme.json');
-  if (!fs.existsSync(themeFile)) return extra;
-  const nested = nestedUnder(theme, JSON.parse(fs.readFileSync(themeFile, 'utf8')) as ThemeConfig);
+  const ownTheme = pluginTheme(root, id);
+  if (!ownTheme) return extra;
+  const nested = nestedUnder(theme, ownTheme);
   const components = componentsUsed(files, styledExports());
   const known = fs.readFileSync(core, 'utf8') + (extra ? fs.readFileSync(extra, 'utf8') : '');
   return writeKept(dir, [nested, components, known], () => {

@@ -9,7 +9,7 @@ import { runtimeTheme, type PrecomputedMapTokens } from './theme';
 // ConfigProvider and what it brings (its theme, css-in-js runtime, motion and popup base, about 44 KB gzip) are
 // needed to render a page, not to start the app, so the first scripts do not carry them.
 
-declare const __ANTD_MAP_TOKENS__: PrecomputedMapTokens | undefined;
+declare const __ANTD_MAP_TOKENS__: PrecomputedMapTokens[] | undefined;
 
 /**
  * antd's theme in this bundle's brand colour; component styles come from the edition's stylesheet, none at run time,

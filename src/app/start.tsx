@@ -4,7 +4,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { edition } from '../core/edition';
 import { setPaintedNow } from '../core/i18n/format';
 import { localeTag, resolveLocale } from '../core/i18n/locale';
-import { browserTimeZone, rememberTimeZone } from '../core/i18n/time-zone';
+import { rememberTimeZone } from '../core/i18n/time-zone';
 import { readPageConfig } from '../core/page-config';
 import { createRegistry, type MessageCatalogue } from '../core/plugin';
 import { configureRequestClient, defaultShowServerError } from '../core/request';
@@ -32,7 +32,7 @@ export function start(): void {
       window.location.assign(`${edition.paths.relogin}?next=${next}`);
     },
   });
-  rememberTimeZone();
+  const timeZone = rememberTimeZone();
   const locale = resolveLocale(document.cookie, edition.locale.default);
   document.documentElement.lang = localeTag(locale, 'html');
   const boot = config.bootstrap;
@@ -74,7 +74,7 @@ export function start(): void {
   // A painted page is hydrated only with the state it was painted from (its bootstrap, in the language it shows, and
   // its times in this browser's zone); without that (a page config that lost it, a zone changed since the cookie was
   // written), the app starts afresh.
-  const paintedElsewhere = !!config.timeZone && config.timeZone !== browserTimeZone();
+  const paintedElsewhere = !!config.timeZone && config.timeZone !== timeZone;
   if (!container.hasChildNodes() || !initialMessages || paintedElsewhere) {
     renderAfresh();
     return;

@@ -20,11 +20,26 @@ describe('the antd theme of an edition', () => {
 describe("the edition's map tokens, derived at build time", () => {
   it('gives antd exactly the tokens it would derive itself, without deriving them', () => {
     const precomputed = precomputeMapTokens('#C75000');
+    expect(precomputed).toHaveLength(1);
     const derive = vi.fn(antdTheme.defaultAlgorithm);
     const app = { ...runtimeTheme('#C75000'), algorithm: precomputedAlgorithm(precomputed, derive) };
     expect(antdTheme.getDesignToken(app)).toEqual(antdTheme.getDesignToken(editionTheme('#C75000')));
     expect(derive).not.toHaveBeenCalled();
     expect(runtimeTheme('#C75000', precomputed).algorithm).toBeTypeOf('function');
+  });
+
+  it("answers a nested theme's tokens too when the build precomputed its seed under the edition's", () => {
+    const panel = { colorError: '#cf1322', colorWarning: '#ad6800' };
+    const derive = vi.fn(antdTheme.defaultAlgorithm);
+    const app = {
+      ...runtimeTheme('#C75000'),
+      algorithm: precomputedAlgorithm(precomputeMapTokens('#C75000', [panel]), derive),
+    };
+    // antd merges a nested ConfigProvider's tokens over its parent's, keeping the parent's algorithm.
+    const nested = { ...app, token: { ...app.token, ...panel } };
+    const expected = { ...editionTheme('#C75000'), token: { ...editionTheme('#C75000').token, ...panel } };
+    expect(antdTheme.getDesignToken(nested)).toEqual(antdTheme.getDesignToken(expected));
+    expect(derive).not.toHaveBeenCalled();
   });
 
   it('derives the tokens of any other seed (a nested theme, another colour)', () => {

@@ -43,26 +43,36 @@ export function seedKey(seed: object): string {
 }
 
 /**
- * The map tokens of the edition's seed (what antd's default algorithm derives: colour palettes, sizes), for the build
- * to put in the bundle: in the browser that derivation is some ten milliseconds of a phone's start, in one piece.
+ * The map tokens of the edition's seed (what antd's default algorithm derives: colour palettes, sizes), and of each
+ * nested theme's seed under it (`nested`: a plugin's theme.json tokens, which antd merges over the edition's), for
+ * the build to put in the bundle: in the browser each derivation is some ten milliseconds of a phone's start.
  */
-export function precomputeMapTokens(brandColor: string): PrecomputedMapTokens {
+export function precomputeMapTokens(
+  brandColor: string,
+  nested: readonly Record<string, unknown>[] = [],
+): PrecomputedMapTokens[] {
   const seed = { ...antdTheme.defaultSeed, ...editionTheme(brandColor).token };
-  return { seed: seedKey(seed), map: antdTheme.defaultAlgorithm(seed) as unknown as Record<string, unknown> };
+  return [seed, ...nested.map((token) => ({ ...seed, ...token }))].map((s) => ({
+    seed: seedKey(s),
+    map: antdTheme.defaultAlgorithm(s) as unknown as Record<string, unknown>,
+  }));
 }
 
 type Algorithm = typeof antdTheme.defaultAlgorithm;
 
 /**
- * antd's default algorithm (`derive`) that answers a copy of the precomputed map tokens for their own seed; any other
- * seed (a nested theme's) is derived.
+ * antd's default algorithm (`derive`) that answers a copy of the precomputed map tokens for their own seeds; any other
+ * seed is derived.
  */
 export function precomputedAlgorithm(
-  precomputed: PrecomputedMapTokens,
+  precomputed: readonly PrecomputedMapTokens[],
   derive: Algorithm = antdTheme.defaultAlgorithm,
 ): Algorithm {
-  return (seed) =>
-    seedKey(seed) === precomputed.seed ? ({ ...precomputed.map } as unknown as ReturnType<Algorithm>) : derive(seed);
+  const bySeed = new Map(precomputed.map((p) => [p.seed, p.map]));
+  return (seed) => {
+    const map = bySeed.get(seedKey(seed));
+    return map ? ({ ...map } as unknown as ReturnType<Algorithm>) : derive(seed);
+  };
 }
 
 /**
@@ -70,7 +80,7 @@ export function precomputedAlgorithm(
  * stylesheet (built from `editionTheme`) already holds every rule and CSS variable; with the map tokens the build
  * derived, antd does not derive them again.
  */
-export function runtimeTheme(brandColor: string, precomputed?: PrecomputedMapTokens): ThemeConfig {
+export function runtimeTheme(brandColor: string, precomputed?: readonly PrecomputedMapTokens[]): ThemeConfig {
   return {
     ...editionTheme(brandColor),
     zeroRuntime: true,

@@ -13,10 +13,11 @@ export function browserTimeZone(): string | undefined {
 
 /**
  * Tells the service the browser's time zone (its cookie, rewritten only when it changed), so that the pages it
- * paints show times as this browser would (see schemas/time-zone.ts).
+ * paints show times as this browser would (see schemas/time-zone.ts). Answers that zone (reading it costs a
+ * formatter).
  */
-export function rememberTimeZone(doc: Document = document): void {
+export function rememberTimeZone(doc: Document = document): string | undefined {
   const zone = browserTimeZone();
-  if (!zone) return;
-  if (readCookie(doc.cookie, TIME_ZONE_COOKIE) !== zone) writeCookie(doc, TIME_ZONE_COOKIE, zone);
+  if (zone && readCookie(doc.cookie, TIME_ZONE_COOKIE) !== zone) writeCookie(doc, TIME_ZONE_COOKIE, zone);
+  return zone;
 }
