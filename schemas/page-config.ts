@@ -72,7 +72,8 @@ export interface PageBootstrap {
   organizationError?: string | null;
   /**
    * What the mounted plugins give for this page's first render, by plugin id (see `ServerPlugin.pageData`): e.g.
-   * the bell's unread counts, the profile page's bind attributes. Each plugin checks the shape of its own part.
+   * the bell's unread counts, the profile page's bind attributes, the sign-in page's waiting third-party account (a
+   * page without a session may have some too). Each plugin checks the shape of its own part.
    */
   plugins?: Record<string, unknown>;
 }

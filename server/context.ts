@@ -46,7 +46,7 @@ export interface AppContext {
   signInMethods: ((req: FastifyRequest) => Promise<SignInMethods>) | null;
   /** Account events (token created, password changed…) to the slices that receive them (the inbox). */
   events: EventBus;
-  /** The mounted slices' first-render data of a signed-in page (`ServerPlugin.pageData`), by plugin id. */
+  /** The mounted slices' first-render data of a page (`ServerPlugin.pageData`), by plugin id. */
   pageData: { id: string; load: (req: FastifyRequest, page: PageDataRequest) => Promise<unknown> }[];
 }
 

@@ -53,10 +53,11 @@ export interface ServerPlugin {
    */
   scheduled?: (ctx: AppContext) => Promise<void>;
   /**
-   * What this slice's header items and sections need for the first render of a signed-in page at `path` (the
-   * path of the page asked for), computed with the rules of the calls it spares them; undefined when that page needs
-   * nothing of it. The service puts it in the page's bootstrap under the plugin id (`plugins.<id>`); the web half
-   * seeds its stores with it and makes the call only when it is absent.
+   * What this slice's header items, sections and pages need for the first render of the page at `path` (the path
+   * of the page asked for), computed with the rules of the calls it spares them; undefined when that page needs
+   * nothing of it. Asked for every page a visitor opens, signed in or not (`req.session` tells): the data of a
+   * signed-in page must check it. The service puts it in the page's bootstrap under the plugin id (`plugins.<id>`);
+   * the web half seeds its stores with it and makes the call only when it is absent.
    */
   pageData?: (ctx: AppContext, req: FastifyRequest, path: string, page: PageDataRequest) => Promise<unknown>;
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeBackend, ok, serviceError, type FakeRoute } from '../../tests/kit/fake-backend';
-import { TEST_USER } from '../../tests/kit/web';
+import { rootStoreWithPageData, TEST_USER } from '../../tests/kit/web';
 import { LoginStore } from './store';
 
 const LOGIN = 'POST /users/ajax/login';
@@ -155,6 +155,30 @@ describe('login store: directories and third-party binding', () => {
     await store.signIn('ann', 'x');
     expect(store.failure).toEqual({ id: 'login.error.bindExpired' });
     expect(store.pendingBind).toBeNull();
+  });
+
+  it('takes the waiting account the sign-in page brought without a call; a malformed one is asked for', async () => {
+    const backend = fakeBackend({ [PENDING]: WAITING });
+    const loaders = { login: () => import('./store') };
+    const brought = { provider: 'dingtalk', open_id: 'ext-1', name: 'Erin' };
+    const store = await rootStoreWithPageData(loaders, backend, { login: { pendingBind: brought } }).store('login');
+    expect(store.broughtPendingBind).toEqual(brought);
+    await store.loadPendingBind();
+    expect(store.pendingBind).toEqual(brought);
+    expect(store.broughtPendingBind).toBeUndefined();
+    expect(backend.callsTo(PENDING)).toHaveLength(0);
+
+    const none = await rootStoreWithPageData(loaders, backend, { login: { pendingBind: null } }).store('login');
+    await none.loadPendingBind();
+    expect(none.pendingBind).toBeNull();
+    expect(backend.callsTo(PENDING)).toHaveLength(0);
+
+    const odd = { login: { pendingBind: { provider: 'github', open_id: 'x', name: 'y' } } };
+    const asked = await rootStoreWithPageData(loaders, backend, odd).store('login');
+    expect(asked.broughtPendingBind).toBeUndefined();
+    await asked.loadPendingBind();
+    expect(asked.pendingBind).toEqual({ provider: 'lark', open_id: 'ou_1', name: 'Ann' });
+    expect(backend.callsTo(PENDING)).toHaveLength(1);
   });
 
   it('explains the directory refusals with its own texts', async () => {

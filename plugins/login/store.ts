@@ -3,6 +3,8 @@ import { errorCodeOf, type RequestClient, type RequestError } from '../../src/co
 import { failureOf, type Failure } from '../../src/core/stores/failure';
 import { annotate, SectionStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
+import { hasStrings, isRecord } from '../../src/core/shape';
+import { OAUTH_PROVIDERS } from '../../schemas/sign-in-paths';
 import { loginApi } from './api';
 import type { DirectoryKind, LoginBody, PendingBind } from './contract';
 
@@ -56,6 +58,11 @@ export class LoginStore extends SectionStore {
    * password sign-in binds it. Null: none waits, or it was not asked for.
    */
   pendingBind: PendingBind | null = null;
+  /**
+   * The waiting account the sign-in page brought (`pageData`: null for none), until `loadPendingBind` takes it;
+   * undefined when the page brought nothing. The page's first render shows it from here, so the banner is painted.
+   */
+  broughtPendingBind: PendingBind | null | undefined = undefined;
   /** The solved slider's pass, kept in memory for exactly one sign-in; null until solved and after use. */
   private pass: string | null = null;
   private readonly api: ReturnType<typeof loginApi>;
@@ -64,7 +71,16 @@ export class LoginStore extends SectionStore {
     super();
     this.api = loginApi(client);
     annotate<LoginStore, 'pass'>(this, {
-      observable: ['failure', 'pendingChange', 'done', 'captchaFor', 'captchaRound', 'pass', 'pendingBind'],
+      observable: [
+        'failure',
+        'pendingChange',
+        'done',
+        'captchaFor',
+        'captchaRound',
+        'pass',
+        'pendingBind',
+        'broughtPendingBind',
+      ],
       action: ['signIn', 'changePassword', 'setCaptchaPass', 'clearFailure', 'loadPendingBind', 'cancelPendingBind'],
       computed: ['captchaSolved'],
     });
@@ -88,6 +104,13 @@ export class LoginStore extends SectionStore {
 
   /** Asks whether a third-party account waits to be bound in this browser; none (404) or a failure shows nothing. */
   async loadPendingBind(): Promise<void> {
+    // What the page brought answers the first ask without a call.
+    const brought = this.broughtPendingBind;
+    if (brought !== undefined) {
+      this.pendingBind = brought;
+      this.broughtPendingBind = undefined;
+      return;
+    }
     const [error, answer] = await this.api.pendingBind();
     runInAction(() => (this.pendingBind = error ? null : answer));
   }
@@ -171,5 +194,20 @@ export class LoginStore extends SectionStore {
 }
 
 /** Built when the sign-in page first asks for it (`useStore('login')`). */
-const createLoginStore: StoreFactory<LoginStore> = (core) => new LoginStore(core.client);
+/** A waiting third-party account as the service gives it (what the page brought is checked before it shows). */
+export function isPendingBind(v: unknown): v is PendingBind {
+  return (
+    isRecord(v) && hasStrings(v, ['open_id', 'name']) && (OAUTH_PROVIDERS as readonly unknown[]).includes(v.provider)
+  );
+}
+
+const createLoginStore: StoreFactory<LoginStore> = (core) => {
+  const store = new LoginStore(core.client);
+  // The sign-in page's first render has the waiting account from the page (else it asks when told to, `?bind=1`).
+  const brought = core.pageData('login');
+  if (isRecord(brought) && (brought.pendingBind === null || isPendingBind(brought.pendingBind))) {
+    store.broughtPendingBind = brought.pendingBind;
+  }
+  return store;
+};
 export default createLoginStore;

@@ -30,8 +30,9 @@ export class CatalogueCache {
 /**
  * What the page's first render needs, computed with the same rules as the calls it replaces: the catalogue of the
  * language the web app will pick (locale cookie, else the edition's default — not Accept-Language, which the app
- * ignores), and with a session the user, the current organisation (admitted by the tenant checks, or the code it
- * refused with), its installed apps and what the mounted slices give for the page (`ServerPlugin.pageData`).
+ * ignores), what the mounted slices give for the page (`ServerPlugin.pageData`; the sign-in page's waiting
+ * third-party account, say), and with a session the user, the current organisation (admitted by the tenant checks,
+ * or the code it refused with) and its installed apps.
  */
 export async function pageBootstrap(
   ctx: AppContext,
@@ -43,13 +44,17 @@ export async function pageBootstrap(
   const boot: PageBootstrap = { locale };
   const messages = catalogues.get(locale);
   if (messages) boot.messages = messages;
+  const plugins = pluginPageData(ctx, req, { path: pathname, locale });
   const user = req.session?.user;
-  if (!user) return boot;
+  if (!user) {
+    const data = await plugins;
+    if (Object.keys(data).length) boot.plugins = data;
+    return boot;
+  }
   boot.me = toMe(user);
   boot.organization = null;
   boot.apps = [];
   boot.organizationError = null;
-  const plugins = pluginPageData(ctx, req, { path: pathname, locale });
   if (!user.current_org_id) {
     boot.plugins = await plugins;
     return boot;

@@ -63,6 +63,15 @@ describe('page bootstrap', () => {
     const odd = parsePageConfig(JSON.stringify({ bootstrap: { locale: 'zh_CN', messages: { a: 1 }, me: { id: 1 } } }));
     expect(odd.bootstrap).toEqual({ locale: 'zh_CN' });
   });
+
+  it("keeps the plugins' data of a page without a session (the sign-in page's waiting account)", () => {
+    const plugins = { login: { pendingBind: null } };
+    const anonymous = parsePageConfig(JSON.stringify({ bootstrap: { locale: 'zh_CN', plugins } }));
+    expect(anonymous.bootstrap).toEqual({ locale: 'zh_CN', plugins });
+    expect(parsePageConfig(JSON.stringify({ bootstrap: { locale: 'zh_CN', plugins: [1] } })).bootstrap).toEqual({
+      locale: 'zh_CN',
+    });
+  });
 });
 
 describe('sign-in methods of the login pages', () => {

@@ -99,9 +99,9 @@ export function parseBootstrap(raw: unknown): PageBootstrap | undefined {
         )
       : null;
     boot.organizationError = typeof raw.organizationError === 'string' ? raw.organizationError : null;
-    // Each plugin checks its own part (StoreCore.pageData).
-    if (isRecord(raw.plugins)) boot.plugins = raw.plugins;
   }
+  // Each plugin checks its own part (StoreCore.pageData); a page without a session may have some too (sign-in).
+  if (isRecord(raw.plugins)) boot.plugins = raw.plugins;
   return boot;
 }
 

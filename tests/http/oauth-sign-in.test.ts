@@ -7,6 +7,7 @@ import { Client, useTestServer, type Answer } from '../kit/server';
 import { startOAuthProvider, type TestOAuthProvider } from '../kit/oauth-provider';
 import { expectNoSecrets } from '../kit/secrets';
 import { bindIdentity } from '../../server/services/identities';
+import type { PageConfig } from '../../schemas/page-config';
 import { OAUTH_PROVIDERS, loginErrorPath, type OAuthProvider } from '../../schemas/sign-in';
 import {
   OAUTH_HTTP_TIMEOUT_MS,
@@ -73,6 +74,14 @@ describe('third-party sign-in (OAuth 2.0 code flow with PKCE) against a real Ope
   afterAll(async () => {
     await op?.stop();
   });
+
+  /** What the sign-in page brings for the login plugin's first render (its `pageData`), from the page's config. */
+  async function loginPageData(c: Client, page = '/users/login?bind=1'): Promise<unknown> {
+    const answer = await call(c, 'GET', page);
+    expect(answer.status).toBe(200);
+    const config = /<script[^>]*id="page-config"[^>]*>([\s\S]*?)<\/script>/.exec(answer.text);
+    return (JSON.parse(config![1]) as PageConfig).bootstrap?.plugins?.login;
+  }
 
   /** A service call whose answer is kept for the leak check; session and bind cookies join the secrets. */
   async function call(c: Client, method: string, p: string, opts: Parameters<Client['req']>[2] = {}): Promise<Answer> {
@@ -220,6 +229,9 @@ describe('third-party sign-in (OAuth 2.0 code flow with PKCE) against a real Ope
     expect(pending.json).toEqual({ provider: 'dingtalk', open_id: 'ext-named', name: 'Erin External' });
     expect((await call(new Client(s.url), 'GET', PENDING)).status).toBe(404);
     expect((await me(c)).status).toBe(401);
+    // The sign-in page brings it, so its first render shows the banner; another browser's page brings nothing.
+    expect(await loginPageData(c)).toEqual({ pendingBind: pending.json });
+    expect(await loginPageData(new Client(s.url))).toBeUndefined();
 
     const bound = await passwordBind(c, 'bob');
     expect(bound.status, bound.text).toBe(200);
@@ -231,6 +243,7 @@ describe('third-party sign-in (OAuth 2.0 code flow with PKCE) against a real Ope
     const pendingAfter = await call(c, 'GET', PENDING);
     expect(pendingAfter.status).toBe(404);
     expect(pendingAfter.json.code).toBe('PendingBindNotFound');
+    expect(await loginPageData(c)).toBeUndefined();
 
     const again = await signInVia(new Client(s.url), 'dingtalk', 'ext-named');
     expect(again.answer.headers.get('location')).toBe('/users/settings');
@@ -296,6 +309,7 @@ describe('third-party sign-in (OAuth 2.0 code flow with PKCE) against a real Ope
     const c = new Client(s.url);
     await signInVia(c, 'dingtalk', 'ext-late');
     s.clock.advance(10 * MINUTE + 1000);
+    expect(await loginPageData(c)).toEqual({ pendingBind: null });
     expect((await call(c, 'GET', PENDING)).status).toBe(404);
     expect((await passwordBind(c, 'dave')).status).toBe(404);
   });

@@ -1,6 +1,7 @@
 import { Alert, Button } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { useSearchParams } from 'react-router-dom';
 import { useStore } from '../../../src/core/stores/root';
 import { PROVIDER_NAME_IDS } from './sign-in-labels';
 
@@ -8,7 +9,10 @@ import { PROVIDER_NAME_IDS } from './sign-in-labels';
 export const PendingBindBanner = observer(function PendingBindBanner() {
   const login = useStore('login');
   const intl = useIntl();
-  const bind = login.pendingBind;
+  // Asked for (`?bind=1`, from the "not bound" page): until the page's effect takes what the page brought (LoginPage),
+  // the first render shows it from there, so the banner is in the painted page instead of arriving later.
+  const [params] = useSearchParams();
+  const bind = login.pendingBind ?? (params.get('bind') === '1' ? login.broughtPendingBind : null);
   if (!bind) return null;
   const provider = intl.formatMessage({ id: PROVIDER_NAME_IDS[bind.provider] });
   return (

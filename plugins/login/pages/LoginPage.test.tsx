@@ -107,7 +107,7 @@ function servePageConfig(signIn?: SignInMethods) {
 /** The sign-in page with the given methods; sign-ins answer the forced change (the page stays). */
 async function openLogin(
   signIn: SignInMethods | undefined,
-  options: { route?: string; routes?: FakeRoutes; locale?: 'zh_CN' | 'en_US' } = {},
+  options: { route?: string; routes?: FakeRoutes; locale?: 'zh_CN' | 'en_US'; pageData?: Record<string, unknown> } = {},
 ) {
   servePageConfig(signIn);
   const backend = fakeBackend({
@@ -120,6 +120,7 @@ async function openLogin(
     user: null,
     route: options.route ?? '/users/login',
     locale: options.locale,
+    pageData: options.pageData,
   });
   return { ...view, backend };
 }
@@ -270,6 +271,20 @@ describe('login page: binding a third-party account', () => {
     expect(banner.textContent).toContain('Sign in to bind your DingTalk account Ann Lee');
     await submitForm('', 'ann', 'own');
     expect(backend.callsTo(LOGIN)[0].body).toEqual({ username: 'ann', password: 'own', bind_pending: true });
+  });
+
+  it('shows the waiting account the page brought at once, without asking; only when sent to bind', async () => {
+    const pageData = { login: { pendingBind: { provider: 'lark', open_id: 'ou-1', name: 'Ann Lee' } } };
+    const routes = { [`GET ${PENDING}`]: WAITING };
+    const { backend } = await openLogin(undefined, { route: '/users/login?bind=1', routes, pageData });
+    expect(screen.getByTestId('pending-bind').textContent).toContain('Ann Lee');
+    await submitForm('', 'ann', 'own');
+    expect(backend.callsTo(LOGIN)[0].body).toEqual({ username: 'ann', password: 'own', bind_pending: true });
+    expect(backend.callsTo(`GET ${PENDING}`)).toHaveLength(0);
+    cleanup();
+    await openLogin(undefined, { routes, pageData });
+    await screen.findByText('Sign in with account and password');
+    expect(screen.queryByTestId('pending-bind')).toBeNull();
   });
 
   it('says so in Chinese, and a nameless account without a name', async () => {

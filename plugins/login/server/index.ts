@@ -6,10 +6,13 @@ import { purgeDevices } from './devices';
 import { directoryCommands } from './cli-directory';
 import { oauthCommands } from './cli-oauth';
 import { signInMethods } from './methods';
-import { purgeOAuth } from './oauth';
+import { findPendingBind, OAUTH_BIND_COOKIE, purgeOAuth } from './oauth';
 import * as m053 from './migrations/053-sign-in-devices';
 import * as m054 from './migrations/054-sign-in-sources';
 import './tables';
+
+/** The pages the sign-in form is on (the global edition's re-login path too). */
+const SIGN_IN_PAGES = ['/users/login', '/sso/login'];
 
 /**
  * Server slice of the login plugin, discovered by its folder (server/plugin-loader.ts).
@@ -25,6 +28,12 @@ export default defineServerPlugin({
   messages,
   cli: [...directoryCommands, ...oauthCommands],
   provides: { signInMethods },
+  // The sign-in page reached from "not bound" shows the waiting third-party account in its first render.
+  pageData: async (ctx, req, path) => {
+    const ticket = req.cookies?.[OAUTH_BIND_COOKIE];
+    if (ticket === undefined || !SIGN_IN_PAGES.includes(path)) return undefined;
+    return { pendingBind: await findPendingBind(ctx, ticket) };
+  },
   housekeeping: async (ctx) => {
     await purgeDevices(ctx);
     await purgeOAuth(ctx);
