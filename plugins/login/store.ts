@@ -193,14 +193,14 @@ export class LoginStore extends SectionStore {
   }
 }
 
-/** Built when the sign-in page first asks for it (`useStore('login')`). */
 /** A waiting third-party account as the service gives it (what the page brought is checked before it shows). */
-export function isPendingBind(v: unknown): v is PendingBind {
+function isPendingBind(v: unknown): v is PendingBind {
   return (
     isRecord(v) && hasStrings(v, ['open_id', 'name']) && (OAUTH_PROVIDERS as readonly unknown[]).includes(v.provider)
   );
 }
 
+/** Built when the sign-in page first asks for it (`useStore('login')`). */
 const createLoginStore: StoreFactory<LoginStore> = (core) => {
   const store = new LoginStore(core.client);
   // The sign-in page's first render has the waiting account from the page (else it asks when told to, `?bind=1`).
