@@ -113,6 +113,24 @@ describe('InboxStore: read and delete keep the counts in step', () => {
     expect(b.calls.filter((c) => c.path.endsWith('/read'))).toHaveLength(reads);
   });
 
+  it('counts a change made on a page that brought its list and counts (the seed answers only the arrival)', async () => {
+    const b = inboxBackend([testMessage('a'), testMessage('b')]);
+    const { inbox, counts } = createInboxStores(b.client);
+    counts.seed({ unread: 2, total: 2, apps: [] });
+    inbox.seed({ messages: b.messages.slice(), pages: { next_token: null } });
+    await inbox.load();
+    await settle();
+    expect(b.callsTo(LIST)).toHaveLength(0);
+    expect(b.callsTo(COUNTS)).toHaveLength(0);
+
+    await inbox.markRead('a');
+    await settle();
+    expect(counts.unreadOf()).toBe(1);
+    // Arriving on another page later asks again: the seed was the first page's only.
+    await counts.arrive();
+    expect(b.callsTo(COUNTS)).toHaveLength(2);
+  });
+
   it('drops a message the service no longer has and says why', async () => {
     const b = inboxBackend([testMessage('a'), testMessage('b')]);
     const { inbox } = createInboxStores(b.client);

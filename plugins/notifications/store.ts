@@ -69,9 +69,22 @@ export class InboxCountsStore extends SectionStore {
     return app ? (this.counts.apps.find((a) => a.app === app)?.total ?? 0) : this.counts.total;
   }
 
-  /** Asks the service again; when answers cross, the latest request wins. Right after `seed`, once, it does nothing. */
-  async refresh(): Promise<void> {
+  /**
+   * A page's arrival: asks the service, unless the page brought the counts (`seed`) and nothing asked since. Only
+   * an arrival may be answered by the seed: a change made on a freshly loaded page must still be counted.
+   */
+  async arrive(): Promise<void> {
     if (this.takeSeed()) return;
+    await this.ask();
+  }
+
+  /** Asks the service again (after a change, on focus, on the timer); when answers cross, the latest request wins. */
+  async refresh(): Promise<void> {
+    this.takeSeed();
+    await this.ask();
+  }
+
+  private async ask(): Promise<void> {
     const sequence = ++this.sequence;
     const [error, counts] = await this.loadWith(
       this.api.counts(),
@@ -189,9 +202,11 @@ export class InboxStore extends SectionStore {
 
   /** Loads the first page of the tab and filter, replacing the list and the selection; refreshes the counts too. */
   async load(): Promise<void> {
-    if (this.takeSeed()) return;
+    const seeded = this.takeSeed();
+    // The page's first load is its arrival, which the counts the page brought answer; later loads ask again.
+    void this.counts.arrive();
+    if (seeded) return;
     const generation = ++this.generation;
-    void this.counts.refresh();
     await this.loadWith(
       this.api.list(this.query()),
       (page) => {

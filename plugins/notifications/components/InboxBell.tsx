@@ -24,7 +24,7 @@ const InboxBell = observer(function InboxBell() {
   useEffect(() => counts.watch(), [counts]);
   useEffect(() => {
     // The message center loads the counts with its list; elsewhere a navigation may follow a new message.
-    if (pathname !== INBOX_PATH) void counts.refresh();
+    if (pathname !== INBOX_PATH) void counts.arrive();
   }, [counts, pathname]);
 
   const here = pathname === INBOX_PATH;
