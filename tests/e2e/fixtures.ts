@@ -319,6 +319,10 @@ export const SECTION_AXE_EXCLUDE = ['footer', '[data-testid="shell-sider"]'];
 export async function expectNoAxeViolations(page: Page, exclude: readonly string[] = SECTION_AXE_EXCLUDE) {
   await page.mouse.move(0, 0);
   await expect(page.locator('.ant-popover:not(.ant-popover-hidden)')).toHaveCount(0);
+  // Colours are checked as they settle: a toast or drawer fading in or out has, for a moment, too little contrast.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
   let builder = new AxeBuilder({ page });
   for (const selector of exclude) builder = builder.exclude(selector);
   const results = await builder.analyze();
