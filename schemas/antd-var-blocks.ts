@@ -27,3 +27,13 @@ export function parseVarBlockIndex(value: string): string[] {
     .map((s) => s.trim())
     .filter(Boolean);
 }
+
+/**
+ * The selector of one block of antd's CSS variables (`.css-var-app`, `.css-var-app.ant-btn{…}`), else undefined:
+ * how the build lists a sheet's blocks and how the page knows a block antd is about to add.
+ */
+export function cssVarSelector(css: string): string | undefined {
+  if (!css.startsWith('.css-var-')) return undefined;
+  const open = css.indexOf('{');
+  return open > 0 && css.endsWith('}') && css.indexOf('}') === css.length - 1 ? css.slice(0, open).trim() : undefined;
+}

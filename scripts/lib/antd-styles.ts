@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ThemeConfig } from 'antd';
 import type { ReactElement, ReactNode } from 'react';
-import { VAR_BLOCK_INDEX_SELECTOR, varBlockIndexRule } from '../../schemas/antd-var-blocks';
+import { cssVarSelector, VAR_BLOCK_INDEX_SELECTOR, varBlockIndexRule } from '../../schemas/antd-var-blocks';
 
 const require = createRequire(import.meta.url);
 
@@ -144,10 +144,7 @@ export function topLevelRules(css: string): { rules: string[]; rest: string } {
 export function withVarBlockIndex(css: string): string {
   const { rules, rest } = topLevelRules(css);
   const kept = rules.filter((r) => !r.trim().startsWith(`${VAR_BLOCK_INDEX_SELECTOR}{`));
-  const selectors = kept
-    .map((r) => r.trim())
-    .filter((r) => r.startsWith('.css-var-'))
-    .map((r) => r.slice(0, r.indexOf('{')).trim());
+  const selectors = kept.map((r) => cssVarSelector(r.trim())).filter((s): s is string => !!s);
   return varBlockIndexRule([...new Set(selectors)]) + kept.join('') + rest;
 }
 

@@ -1,24 +1,15 @@
-import { Suspense, type ComponentType } from 'react';
-import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { createRegistry, definePlugin, type PageLoader } from '../core/plugin';
 import type { StoreName } from '../core/stores/root';
 import { lazyLoaded } from '../core/ui/lazyLoaded';
 import { fakeBackend } from '../../tests/kit/fake-backend';
-import { rootStoreWithPageData } from '../../tests/kit/web';
+import { renderInOnePass, rootStoreWithPageData } from '../../tests/kit/web';
 import { preloadRoute } from './App';
 
 const loader = (text: string): PageLoader => {
   const load: PageLoader = async () => ({ default: () => <p>{text}</p> });
   return load;
 };
-// renderToString does not wait: a part that would suspend shows the fallback.
-const inOnePass = (Component: ComponentType) =>
-  renderToString(
-    <Suspense fallback={<i>waiting</i>}>
-      <Component />
-    </Suspense>,
-  );
 
 describe('preloadRoute', () => {
   // Fresh loaders per test: a loaded module is remembered by its loader for the whole run.
@@ -49,8 +40,8 @@ describe('preloadRoute', () => {
     const registry = makeRegistry();
     const stores = rootStoreWithPageData(registry.stores, fakeBackend({}));
     await preloadRoute(registry, '/users/settings/demo', { stores, signedIn: true });
-    expect(inOnePass(lazyLoaded(registry.section('demo')!.load))).toContain('Section');
-    expect(inOnePass(lazyLoaded(registry.headerItems[0].load))).toContain('Bell');
+    expect(renderInOnePass(lazyLoaded(registry.section('demo')!.load))).toContain('Section');
+    expect(renderInOnePass(lazyLoaded(registry.headerItems[0].load))).toContain('Bell');
     expect(storeStatus(stores, 'demoStore')).toBe('fulfilled');
     expect(storeStatus(stores, 'bellStore')).toBe('fulfilled');
   });
@@ -59,10 +50,10 @@ describe('preloadRoute', () => {
     const registry = makeRegistry();
     const stores = rootStoreWithPageData(registry.stores, fakeBackend({}));
     await preloadRoute(registry, '/users/bare', { stores, signedIn: true });
-    expect(inOnePass(lazyLoaded(registry.routes[1].load))).toContain('Bare');
-    expect(inOnePass(lazyLoaded(registry.headerItems[0].load))).toContain('waiting');
+    expect(renderInOnePass(lazyLoaded(registry.routes[1].load))).toContain('Bare');
+    expect(renderInOnePass(lazyLoaded(registry.headerItems[0].load))).toContain('waiting');
     expect(storeStatus(stores, 'bellStore')).toBeUndefined();
     await preloadRoute(registry, '/users/demo', { stores, signedIn: false });
-    expect(inOnePass(lazyLoaded(registry.routes[0].load))).toContain('Route');
+    expect(renderInOnePass(lazyLoaded(registry.routes[0].load))).toContain('Route');
   });
 });

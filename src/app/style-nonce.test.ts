@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { varBlockIndexRule } from '../../schemas/antd-var-blocks';
+import { cssVarSelector, varBlockIndexRule } from '../../schemas/antd-var-blocks';
 import {
-  cssVarSelector,
   injectCSS,
   removeCSS,
   resetStaticSheetCache,

@@ -12,7 +12,12 @@ import {
   removeCSS,
   updateCSS as updateOriginal,
 } from '@rc-component/util/es/Dom/dynamicCSS.js?original';
-import { parseVarBlockIndex, VAR_BLOCK_INDEX_PROPERTY, VAR_BLOCK_INDEX_SELECTOR } from '../../schemas/antd-var-blocks';
+import {
+  cssVarSelector,
+  parseVarBlockIndex,
+  VAR_BLOCK_INDEX_PROPERTY,
+  VAR_BLOCK_INDEX_SELECTOR,
+} from '../../schemas/antd-var-blocks';
 
 type Options = NonNullable<Parameters<typeof updateOriginal>[2]>;
 
@@ -32,13 +37,6 @@ export function withPageNonce(option: Options = {}): Options {
 /** rc-util's `injectCSS`, the page nonce added. */
 export function injectCSS(css: string, option?: Options): HTMLStyleElement {
   return injectOriginal(css, withPageNonce(option));
-}
-
-/** The selector of a block of antd's CSS variables (`.css-var-app`, `.css-var-app.ant-btn{…}`), else undefined. */
-export function cssVarSelector(css: string): string | undefined {
-  if (!css.startsWith('.css-var-')) return undefined;
-  const open = css.indexOf('{');
-  return open > 0 && css.endsWith('}') && css.indexOf('}') === css.length - 1 ? css.slice(0, open).trim() : undefined;
 }
 
 /** The selectors of the CSS-variable blocks each stylesheet holds: a sheet is read once. */

@@ -1,6 +1,7 @@
 import { act, render, type RenderResult } from '@testing-library/react';
 import { runInAction } from 'mobx';
-import { Suspense, type ReactNode } from 'react';
+import { Suspense, type ComponentType, type ReactNode } from 'react';
+import { renderToString } from 'react-dom/server';
 import { IntlProvider } from 'react-intl';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { localeTag } from '../../schemas/locale';
@@ -179,4 +180,16 @@ export async function renderWithCore(ui: ReactNode, options: RenderWithCoreOptio
     result = render(tree);
   });
   return Object.assign(result!, { root, backend, captured, location: () => where.path });
+}
+
+/**
+ * The HTML of one render pass of `Component` (renderToString does not wait: a part that would suspend shows the
+ * fallback `<i>waiting</i>`), so a test tells a render in one pass apart.
+ */
+export function renderInOnePass(Component: ComponentType): string {
+  return renderToString(
+    <Suspense fallback={<i>waiting</i>}>
+      <Component />
+    </Suspense>,
+  );
 }

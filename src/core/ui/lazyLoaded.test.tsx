@@ -1,6 +1,5 @@
-import { Suspense, type ComponentType } from 'react';
-import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { renderInOnePass } from '../../../tests/kit/web';
 import { lazyLoaded, preload } from './lazyLoaded';
 
 const page = (text: string) => {
@@ -12,31 +11,23 @@ const page = (text: string) => {
   return { load, loads: () => loads };
 };
 
-// renderToString does not wait: whatever suspends shows its fallback, so it tells a render in one pass apart.
-const once = (Component: ComponentType) =>
-  renderToString(
-    <Suspense fallback={<i>waiting</i>}>
-      <Component />
-    </Suspense>,
-  );
-
 describe('lazyLoaded', () => {
   it('renders a preloaded module in the same pass, without suspending', async () => {
     const { load, loads } = page('Profile');
     const Page = lazyLoaded(load);
     await preload(load);
-    expect(once(Page)).toContain('Profile');
+    expect(renderInOnePass(Page)).toContain('Profile');
     expect(loads()).toBe(1);
   });
 
   it('suspends like React.lazy for a module not loaded yet, and loads it once', async () => {
     const { load, loads } = page('Tokens');
     const Page = lazyLoaded(load);
-    expect(once(Page)).toContain('waiting');
+    expect(renderInOnePass(Page)).toContain('waiting');
     await new Promise((r) => setTimeout(r, 0));
-    expect(once(Page)).toContain('Tokens');
+    expect(renderInOnePass(Page)).toContain('Tokens');
     // A second lazy component of the same loader finds the module the first one loaded.
-    expect(once(lazyLoaded(load))).toContain('Tokens');
+    expect(renderInOnePass(lazyLoaded(load))).toContain('Tokens');
     expect(loads()).toBe(1);
   });
 
@@ -48,8 +39,8 @@ describe('lazyLoaded', () => {
     };
     await expect(preload(load)).rejects.toThrow('offline');
     const Page = lazyLoaded(load);
-    expect(once(Page)).toContain('waiting');
+    expect(renderInOnePass(Page)).toContain('waiting');
     await new Promise((r) => setTimeout(r, 0));
-    expect(once(Page)).toContain('Back');
+    expect(renderInOnePass(Page)).toContain('Back');
   });
 });
