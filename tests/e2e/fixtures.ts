@@ -317,6 +317,8 @@ export const SECTION_AXE_EXCLUDE = ['footer', '[data-testid="shell-sider"]'];
  * confirmation that just closed done fading out. `exclude` leaves out parts another check owns.
  */
 export async function expectNoAxeViolations(page: Page, exclude: readonly string[] = SECTION_AXE_EXCLUDE) {
+  // The app has taken over the painted page (its first-screen styles are handed over to antd's then).
+  await expect(page.locator('#container')).toHaveAttribute('data-hydrated', '');
   await page.mouse.move(0, 0);
   await expect(page.locator('.ant-popover:not(.ant-popover-hidden)')).toHaveCount(0);
   // Colours are checked as they settle: a toast or drawer fading in or out has, for a moment, too little contrast.

@@ -26,6 +26,8 @@ test('a flagged account must change its password before going on', async ({ page
   await page.locator('#username').fill(E2E_USERS.forced.username);
   await page.locator('#password').fill(E2E_USERS.forced.password);
   await page.locator('button[type="submit"]').click();
+  // The change-password form replaces the sign-in form (typing before would change the password being sent).
+  await expect(page.locator('#confirm')).toBeVisible();
   const fresh = 'Fresh@pass2';
   await page.locator('#password').fill('short');
   await page.locator('#confirm').fill('short');
