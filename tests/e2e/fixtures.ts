@@ -313,12 +313,15 @@ export async function solveSliderOnPage(page: Page, baseURL: string, puzzle: Pro
 export const SECTION_AXE_EXCLUDE = ['footer', '[data-testid="shell-sider"]'];
 
 /**
- * Runs axe on the page as a person sees it now: the pointer off the last button (no hover state) and any
- * confirmation that just closed done fading out. `exclude` leaves out parts another check owns.
+ * Runs axe on the page as a person sees it once it has settled: the app has taken over, its calls answered, the
+ * pointer off the last button (no hover state) and anything fading in or out done. `exclude` leaves out parts
+ * another check owns.
  */
 export async function expectNoAxeViolations(page: Page, exclude: readonly string[] = SECTION_AXE_EXCLUDE) {
-  // The app has taken over the painted page (its first-screen styles are handed over to antd's then).
+  // The app has taken over the painted page (its first-screen styles are handed over to antd's then), and what it
+  // loaded has come (a button disabled while its section loads turns enabled, fading its colours).
   await expect(page.locator('#container')).toHaveAttribute('data-hydrated', '');
+  await page.waitForLoadState('networkidle');
   await page.mouse.move(0, 0);
   await expect(page.locator('.ant-popover:not(.ant-popover-hidden)')).toHaveCount(0);
   // Colours are checked as they settle: a toast or drawer fading in or out has, for a moment, too little contrast.
