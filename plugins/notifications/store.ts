@@ -78,7 +78,10 @@ export class InboxCountsStore extends SectionStore {
     await this.ask();
   }
 
-  /** Asks the service again (after a change, on focus, on the timer); when answers cross, the latest request wins. */
+  /**
+   * Asks the service again (after a change, on focus, on the timer); when answers cross, the latest request wins.
+   * The seed is spent: a later arrival asks too.
+   */
   async refresh(): Promise<void> {
     this.takeSeed();
     await this.ask();
@@ -200,7 +203,10 @@ export class InboxStore extends SectionStore {
     });
   }
 
-  /** Loads the first page of the tab and filter, replacing the list and the selection; refreshes the counts too. */
+  /**
+   * Loads the first page of the tab and filter, replacing the list and the selection, and the counts with it; the
+   * page's first load takes what the page brought for both instead (`seed`).
+   */
   async load(): Promise<void> {
     const seeded = this.takeSeed();
     // The page's first load is its arrival, which the counts the page brought answer; later loads ask again.
