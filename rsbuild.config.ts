@@ -64,8 +64,10 @@ for (const m of editions) {
     resolve,
     output: {
       target: 'node',
+      // CommonJS: the service evaluates it itself (server/html/first-screen.ts), past the loader hooks of tsx.
+      module: false,
       distPath: { root: serverRendererDir(paths.distDir, m.id) },
-      filename: { js: '[name].js' },
+      filename: { js: '[name].cjs' },
       manifest: false,
       minify: false,
     },
@@ -81,6 +83,8 @@ for (const m of editions) {
         from: path.join(paths.editionsDir, rel),
         to: path.join('edition', rel.replace(/^assets\//, '')),
       })),
+      // NO_MINIFY=1: readable function names in a page's CPU profile (never for a release: the size budgets).
+      ...(process.env.NO_MINIFY ? { minify: false } : {}),
     },
     // page-chunks.json: the lazy files of each page, which the service names in the page it serves.
     tools: {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-/** The build's renderer of first screens (src/app/server.tsx) is `<dist>/.server/<edition>/render.js`. */
+/** The build's renderer of first screens (src/app/server.tsx) is `<dist>/.server/<edition>/render.cjs`, a CommonJS bundle. */
 export const SERVER_RENDERER_NAME = 'render';
 
 /** The rsbuild environment of an edition's renderer is the edition's id with this suffix. */
@@ -13,5 +13,5 @@ export function serverRendererDir(distDir: string, edition: string): string {
 
 /** The renderer's file. */
 export function serverRendererFile(distDir: string, edition: string): string {
-  return path.join(serverRendererDir(distDir, edition), `${SERVER_RENDERER_NAME}.js`);
+  return path.join(serverRendererDir(distDir, edition), `${SERVER_RENDERER_NAME}.cjs`);
 }

@@ -26,6 +26,7 @@ import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
+import { loadFirstScreenRenderer } from '../server/html/first-screen';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, CJK_FONT } from './lib/chromium';
 import { mainThreadFigures, type TraceEvent } from './lib/main-thread';
 import { NGINX, selfSignedCertificate, startNginx } from './lib/nginx';
@@ -101,6 +102,8 @@ async function main(): Promise<void> {
     for (const key of ['codeup', 'packages']) await installApp(app.ctx, 'Bench', key);
     await createUser(app.ctx, { username: 'bench', password: PASSWORD, org: 'Bench', email: 'bench@example.com' });
     await app.listen({ port: 0, host: '127.0.0.1' });
+    // As a running service has it: the first page measured does not wait for the renderer of first screens to load.
+    await loadFirstScreenRenderer(config.distDir, edition);
     const servicePort = (app.server.address() as { port: number }).port;
     const cookie = await signIn(`http://127.0.0.1:${servicePort}`);
     let base = `http://127.0.0.1:${servicePort}`;

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { buildApp } from '../server/app';
 import { ConfigError, loadConfig, projectRoot } from '../server/config';
 import { EditionError } from '../server/edition/loader';
+import { loadFirstScreenRenderer } from '../server/html/first-screen';
 import { seedDemoIfEmpty } from '../server/services/seed';
 
 /** `npm start`: build the edition when missing, migrate, seed an empty database, listen and say how to sign in. */
@@ -22,6 +23,8 @@ async function start(): Promise<void> {
   const app = await buildApp({ ...config, logger: { level: process.env.LOG_LEVEL ?? 'warn' } });
   const seed = await seedDemoIfEmpty(app.ctx);
   await app.listen({ port: config.port, host: config.host });
+  // The first page's renderer loads now, not while that page waits.
+  void loadFirstScreenRenderer(config.distDir, config.edition);
   const host =
     config.host === '0.0.0.0' || config.host === '::'
       ? 'localhost'

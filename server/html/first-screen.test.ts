@@ -213,7 +213,7 @@ describe('FirstScreenRenderer', () => {
     const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'first-screen-'));
     temps.push(dist);
     const file = serverRendererFile(dist, 'vpc');
-    // The build writes an ES module (the package is "type": "module"); so does this stand-in.
+    // Under a package of ES modules, as the build's renderer is: the service runs it as CommonJS all the same.
     fs.writeFileSync(path.join(dist, 'package.json'), '{"type":"module"}');
     if (source !== undefined) {
       fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -224,7 +224,7 @@ describe('FirstScreenRenderer', () => {
 
   it("returns the renderer's HTML for the request's URL and page configuration", async () => {
     const { dist } = distWith(
-      'export const renderPage = async ({ url, config }) => `<p>${url} ${config.env} ${config.nonce}</p>`;',
+      'exports.renderPage = async ({ url, config }) => `<p>${url} ${config.env} ${config.nonce}</p>`;',
     );
     const log = vi.fn();
     const html = await new FirstScreenRenderer(dist, 'vpc').render(
@@ -238,7 +238,7 @@ describe('FirstScreenRenderer', () => {
 
   it('returns nothing, and logs nothing, for a page the renderer says only redirects', async () => {
     const log = vi.fn();
-    const redirecting = distWith('export const renderPage = async () => undefined;').dist;
+    const redirecting = distWith('exports.renderPage = async () => undefined;').dist;
     expect(await new FirstScreenRenderer(redirecting, 'vpc').render('/users/settings/x', config, log)).toBeUndefined();
     expect(log).not.toHaveBeenCalled();
   });
@@ -246,27 +246,27 @@ describe('FirstScreenRenderer', () => {
   it('returns nothing when the build has no renderer, or one without renderPage', async () => {
     const log = vi.fn();
     expect(await new FirstScreenRenderer(distWith().dist, 'vpc').render('/users/login', config, log)).toBeUndefined();
-    const other = distWith('export const somethingElse = 1;').dist;
+    const other = distWith('exports.somethingElse = 1;').dist;
     expect(await new FirstScreenRenderer(other, 'vpc').render('/users/login', config, log)).toBeUndefined();
     expect(await new FirstScreenRenderer(other, 'global').render('/users/login', config, log)).toBeUndefined();
     expect(log).not.toHaveBeenCalled();
   });
 
   it('returns nothing and logs the error when the render fails or the renderer cannot load', async () => {
-    const failing = distWith("export const renderPage = async () => { throw new Error('no catalogue'); };").dist;
+    const failing = distWith("exports.renderPage = async () => { throw new Error('no catalogue'); };").dist;
     const log = vi.fn();
     expect(await new FirstScreenRenderer(failing, 'vpc').render('/users/login', config, log)).toBeUndefined();
     expect(log).toHaveBeenCalledTimes(1);
     expect((log.mock.calls[0][0] as Error).message).toBe('no catalogue');
 
-    const broken = distWith('export const renderPage = async () => {').dist;
+    const broken = distWith('exports.renderPage = async () => {').dist;
     const log2 = vi.fn();
     expect(await new FirstScreenRenderer(broken, 'vpc').render('/users/login', config, log2)).toBeUndefined();
     expect(log2).toHaveBeenCalledWith(expect.any(Error));
   });
 
   it('gives up on a render that outlasts the timeout, through the signal it passes', async () => {
-    const { dist } = distWith(`export const renderPage = ({ signal }) => new Promise((resolve, reject) => {
+    const { dist } = distWith(`exports.renderPage = ({ signal }) => new Promise((resolve, reject) => {
       const timer = setTimeout(() => resolve('<p>late</p>'), 10000);
       signal.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason); });
     });`);
@@ -281,7 +281,7 @@ describe('FirstScreenRenderer', () => {
 
   it('does not wait past the timeout for a renderer that ignores the signal', async () => {
     const { dist } = distWith(
-      "export const renderPage = () => new Promise((resolve) => setTimeout(() => resolve('<p>late</p>'), 3000));",
+      "exports.renderPage = () => new Promise((resolve) => setTimeout(() => resolve('<p>late</p>'), 3000));",
     );
     const log = vi.fn();
     const started = performance.now();
@@ -291,13 +291,13 @@ describe('FirstScreenRenderer', () => {
   });
 
   it('picks up a rebuilt renderer (a new modification time) without a restart, and keeps it while unchanged', async () => {
-    const { dist, file } = distWith("export const renderPage = async () => '<p>one</p>';");
+    const { dist, file } = distWith("exports.renderPage = async () => '<p>one</p>';");
     const renderer = new FirstScreenRenderer(dist, 'vpc');
     const log = vi.fn();
     expect(await renderer.render('/users/login', config, log)).toBe('<p>one</p>');
     expect(await renderer.render('/users/login', config, log)).toBe('<p>one</p>');
 
-    fs.writeFileSync(file, "export const renderPage = async () => '<p>two</p>';");
+    fs.writeFileSync(file, "exports.renderPage = async () => '<p>two</p>';");
     const later = new Date(Date.now() + 10_000);
     fs.utimesSync(file, later, later);
     expect(await renderer.render('/users/login', config, log)).toBe('<p>two</p>');

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
 import { CLICK_PENDING_ATTR, HYDRATED_ATTR, STYLE_KEY_ATTR, SUBMIT_PENDING_ATTR } from '../../schemas/first-screen';
 import { pagePath } from '../../schemas/page-paths';
 import { serverRendererFile } from '../../schemas/server-renderer';
@@ -75,8 +77,23 @@ type RenderPage = (input: { url: string; config: RenderedConfig; signal?: AbortS
 const loaded = new Map<string, { mtimeMs: number; render: Promise<RenderPage | undefined> }>();
 
 /**
- * The renderer in `file` (an ES module), imported again when the file changed (a rebuild: the version in the URL makes
- * it a new module); undefined when there is none.
+ * Runs a CommonJS file as node's own `require` would (its exports), but without the loader hooks of a TypeScript runner:
+ * tsx, which runs the service, transforms every file it loads, which takes 5 s for the renderer's 9 MB instead of 0.4 s.
+ */
+function evaluateCommonJs(file: string): Record<string, unknown> {
+  const source = fs.readFileSync(file, 'utf8');
+  const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  }) as (...args: unknown[]) => void;
+  const module = { exports: {} as Record<string, unknown> };
+  wrapper.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  return module.exports;
+}
+
+/**
+ * The renderer in `file` (a CommonJS bundle), loaded again when the file changed (a rebuild); undefined when there is
+ * none.
  */
 function rendererIn(file: string): Promise<RenderPage | undefined> {
   let mtimeMs: number;
@@ -87,16 +104,29 @@ function rendererIn(file: string): Promise<RenderPage | undefined> {
   }
   const hit = loaded.get(file);
   if (hit?.mtimeMs === mtimeMs) return hit.render;
-  const render = import(`${pathToFileURL(file).href}?v=${mtimeMs}`).then((m: { renderPage?: unknown }) =>
-    typeof m.renderPage === 'function' ? (m.renderPage as RenderPage) : undefined,
-  );
+  // Loaded after this turn, so that a failure is a rejection like any other.
+  const render = Promise.resolve().then(() => {
+    const { renderPage } = evaluateCommonJs(file);
+    return typeof renderPage === 'function' ? (renderPage as RenderPage) : undefined;
+  });
   // A file that failed to load is tried again on the next page, not remembered.
   render.catch(() => loaded.delete(file));
   loaded.set(file, { mtimeMs, render });
   return render;
 }
 
-/** The edition's renderer (the build's `dist/.server/<edition>/render.js`); none when the build has no renderer. */
+/**
+ * Loads the edition's renderer now (a service that starts listening), so that the first page asked for does not wait
+ * for it; a renderer that fails to load is logged by the first page that needs it.
+ */
+export function loadFirstScreenRenderer(distDir: string, edition: string): Promise<void> {
+  return rendererIn(serverRendererFile(distDir, edition)).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+/** The edition's renderer (the build's `dist/.server/<edition>/render.cjs`); none when the build has no renderer. */
 export class FirstScreenRenderer {
   private readonly file: string;
 

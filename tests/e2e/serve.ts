@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
+import { loadFirstScreenRenderer } from '../../server/html/first-screen';
 import { bindIdentity } from '../../server/services/identities';
 import { addMember } from '../../server/services/organizations';
 import { seedAccounts, tempDataDir } from '../kit/server';
@@ -107,6 +108,7 @@ if ((E2E_SIGN_IN.editions as readonly string[]).includes(edition)) {
   await bindIdentity(app.ctx, { username: bound.username, provider: 'feishu', openId: bound.openId });
 }
 await app.listen({ port: config.port, host: config.host });
+await loadFirstScreenRenderer(config.distDir, config.edition);
 const mailApi = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   if (url.pathname === '/captcha') {
