@@ -8,6 +8,7 @@ import {
   FirstScreenRenderer,
   firstScreenHasShell,
   firstScreenShowsTimes,
+  loadFirstScreenRenderer,
   looksNarrow,
   rendersFirstScreen,
   splitDeclarations,
@@ -234,6 +235,20 @@ describe('FirstScreenRenderer', () => {
     );
     expect(html).toBe('<p>/users/login?next=%2F vpc n1</p>');
     expect(log).not.toHaveBeenCalled();
+  });
+
+  it('has the renderer run the code of every painted page before the first render, once, when the service starts', async () => {
+    const { dist } = distWith(`
+      let warmed;
+      exports.warmUp = async (paths) => { await new Promise((r) => setTimeout(r, 20)); warmed = (warmed ?? 0) + 1; exports.paths = paths; };
+      exports.renderPage = async () => '<p>' + warmed + ' ' + exports.paths.join(' ') + '</p>';
+    `);
+    await loadFirstScreenRenderer(dist, 'vpc');
+    const html = await new FirstScreenRenderer(dist, 'vpc').render('/users/login', config, vi.fn());
+    expect(html).toContain('<p>1 /users/login ');
+    expect(html).toContain(' /users/settings/profile ');
+    expect(html).toContain(' /users/notifications');
+    expect(await new FirstScreenRenderer(dist, 'vpc').render('/users/login', config, vi.fn())).toBe(html);
   });
 
   it('returns nothing, and logs nothing, for a page the renderer says only redirects', async () => {

@@ -70,7 +70,13 @@ export const FIRST_SCREEN_TIMEOUT_MS = 1000;
 /** The page configuration as the app reads it: what the page carries, and the nonce of the tag it is in. */
 export type RenderedConfig = PageConfig & { nonce?: string };
 
-/** The renderer module's one function (src/app/server.tsx `renderPage`); undefined: nothing to paint (a redirect). */
+/** The renderer's preparation (src/app/server.tsx `warmUp`): the code of these pages run before any is asked for. */
+type WarmUp = (paths: readonly string[]) => Promise<void>;
+
+/** Every page the service paints. */
+const FIRST_SCREEN_PATHS = [...FIRST_SCREEN_PAGES, ...SIGNED_IN_FIRST_SCREEN_PAGES.keys()];
+
+/** The renderer module's page function (src/app/server.tsx `renderPage`); undefined: nothing to paint (a redirect). */
 type RenderPage = (input: { url: string; config: RenderedConfig; signal?: AbortSignal }) => Promise<string | undefined>;
 
 /** Loaded renderers by file, shared by every service in the process (a test run builds many): each loads once. */
@@ -105,8 +111,10 @@ function rendererIn(file: string): Promise<RenderPage | undefined> {
   const hit = loaded.get(file);
   if (hit?.mtimeMs === mtimeMs) return hit.render;
   // Loaded after this turn, so that a failure is a rejection like any other.
-  const render = Promise.resolve().then(() => {
-    const { renderPage } = evaluateCommonJs(file);
+  const render = Promise.resolve().then(async () => {
+    const { renderPage, warmUp } = evaluateCommonJs(file);
+    // The pages' code runs now, not in each page's first render.
+    if (typeof warmUp === 'function') await (warmUp as WarmUp)(FIRST_SCREEN_PATHS);
     return typeof renderPage === 'function' ? (renderPage as RenderPage) : undefined;
   });
   // A file that failed to load is tried again on the next page, not remembered.

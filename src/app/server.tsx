@@ -16,7 +16,7 @@ import { createRequestClient, requestOptionsFromPageConfig } from '../core/reque
 import { createRootStore } from '../core/stores/root';
 import type { Tracker } from '../core/tracking';
 import { RedirectListener } from '../core/ui/Redirect';
-import { App, loadAntdLocale } from './App';
+import { App, loadAntdLocale, preloadRoute } from './App';
 
 // Observers render once and subscribe to nothing: the server keeps no reaction alive after a page.
 enableStaticRendering(true);
@@ -33,6 +33,19 @@ const NO_TRACKING: Tracker = {
   apiError: () => {},
   flush: async () => {},
 };
+
+/**
+ * Runs the code of the pages at `paths` (their shell, section or route, top-bar items), of every store and of antd's
+ * texts in both languages, once, as the renderer loads: otherwise each page's first render after a start runs its
+ * modules first (about half a second in node, while that page's visitor waits).
+ */
+export async function warmUp(paths: readonly string[]): Promise<void> {
+  await Promise.all([
+    ...paths.map((path) => preloadRoute(registry, path, { signedIn: true })),
+    ...Object.values(registry.stores).map((load) => load().catch(() => {})),
+    ...(['zh_CN', 'en_US'] as const).map((locale) => loadAntdLocale(locale).catch(() => {})),
+  ]);
+}
 
 /** What a page's first screen is rendered from. */
 export interface RenderInput {
