@@ -8,8 +8,8 @@ declare const __webpack_require__: ((id: string) => unknown) | undefined;
 /** Main-thread time one slice may take (ms): Lighthouse counts a task over 50 ms as blocking, on a phone 4× slower. */
 const SLICE_MS = 8;
 
-/** Lets the browser run other tasks (input, rendering, network callbacks) before the next slice. */
-function nextTask(): Promise<void> {
+/** Lets the browser run other tasks (input, rendering, network callbacks) before what comes next. */
+export function nextTask(): Promise<void> {
   const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
   if (typeof s?.yield === 'function') return s.yield();
   return new Promise((resolve) => {

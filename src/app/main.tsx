@@ -1,13 +1,16 @@
 // antd's core rules and CSS variables for this edition, built from ./theme.ts (scripts/lib/antd-styles.ts), then ours.
 import '@antd-styles/core';
 import './global.css';
-import { evaluateInstalledModules } from './evaluate-modules';
+import { evaluateInstalledModules, nextTask } from './evaluate-modules';
 
 // The page's scripts are all there by now (the service names the page's lazy files before this one), but none of
 // their modules has run. Running them on demand would take one long task when the app starts and another when the
 // page's code is imported; run here, a few milliseconds at a time, they leave the main thread free in between.
-// `start` is in this file's chunk ("eager") and runs only when imported, after them.
-void evaluateInstalledModules().then(async () => {
-  const { start } = await import(/* webpackMode: "eager" */ './start');
-  start();
-});
+// `start` is in this file's chunk ("eager") and runs only when imported, after them, in a task of its own (its stores
+// and the page config take some ten milliseconds of a fast machine: with the last slice, one long task on a phone).
+void evaluateInstalledModules()
+  .then(nextTask)
+  .then(async () => {
+    const { start } = await import(/* webpackMode: "eager" */ './start');
+    start();
+  });

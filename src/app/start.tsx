@@ -11,6 +11,7 @@ import { configureRequestClient, defaultShowServerError } from '../core/request'
 import { createRootStore } from '../core/stores/root';
 import { preload } from '../core/ui/lazyLoaded';
 import { App, loadAntdLocale, loadAntdRoot, preloadRoute, type AntdLocaleTexts } from './App';
+import { nextTask } from './evaluate-modules';
 import { completeHandover, restoreFirstScreenStyles } from './handover';
 import { settleAfterCommit } from './settle';
 import { startAppTracking } from './tracking';
@@ -84,7 +85,9 @@ export function start(): void {
   restoreFirstScreenStyles(document);
   void Promise.all([antdReady, antdLocale, routeReady]).then(
     // Hydrated as a transition too (in slices); what the visitor does meanwhile hydrates its part at once.
-    ([, texts]) => {
+    async ([, texts]) => {
+      // Not in the task that set the stores up (or that brought the last of these).
+      await nextTask();
       // The first render measures relative times against the time the page was painted at, as the service did.
       setPaintedNow(config.paintedAt);
       startTransition(() => void hydrateRoot(container, app(texts)));
