@@ -78,6 +78,9 @@ const SettingsShell = observer(function SettingsShell({ registry }: SettingsShel
       </Typography.Title>
       <Menu
         mode="inline"
+        // The menu never shows collapsed (a collapsed sider hides it whole): no hidden tooltip per item, whose
+        // popup machinery re-rendered every item once more as the page started.
+        tooltip={false}
         selectedKeys={[section.key]}
         style={{ borderInlineEnd: 'none' }}
         items={sections.map((s) => ({
