@@ -6,6 +6,7 @@
 //   BENCH_WEB_RUNS=3 npm run bench:web     median of several runs per page (default 1)
 //   BENCH_WEB_PAGES=login,tokens           only some pages (keys of PAGES below)
 //   BENCH_WEB_SAVE=/tmp/lh                 also keep each report (<page>.json) and trace (<page>.trace.json) there
+//   BENCH_WEB_ARTIFACTS=/tmp/art           keep Lighthouse's artifacts of each run (<page>-<run>/) to audit them again
 //   BENCH_WEB_VERBOSE=1                    also print each run's figures (speed index, the observed first paint)
 //   BENCH_WEB_SHARED_CPU=1                 the browser shares the cores equally with the service, the proxy and Lighthouse
 //   BENCH_WEB_DIRECT=1                     the browser talks to the service itself (plain HTTP/1.1)
@@ -130,6 +131,7 @@ async function main(): Promise<void> {
     // This process (the service and Lighthouse) yields to the browser; each browser is then raised back.
     if (!sharedCpu) setTreePriority(process.pid, BACKGROUND_NICE);
     const runs = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 1));
+    const artifacts = process.env.BENCH_WEB_ARTIFACTS;
     const only = process.env.BENCH_WEB_PAGES?.split(',').filter(Boolean);
     const rows: Row[] = [];
     for (const [key, page] of Object.entries(PAGES)) {
@@ -160,6 +162,10 @@ async function main(): Promise<void> {
             output: 'json',
             logLevel: 'error',
             onlyCategories: ['performance'],
+            // Lighthouse's own artifacts (trace, devtools log): `lighthouse -A=<dir>` audits them again, same figures.
+            ...(artifacts
+              ? { gatherMode: `${artifacts}/${key}-${i + 1}`, auditMode: `${artifacts}/${key}-${i + 1}` }
+              : {}),
             ...(process.env.BENCH_WEB_BLOCK ? { blockedUrlPatterns: [process.env.BENCH_WEB_BLOCK] } : {}),
           },
           undefined,
