@@ -12,5 +12,5 @@ void evaluateInstalledModules()
   .then(nextTask)
   .then(async () => {
     const { start } = await import(/* webpackMode: "eager" */ './start');
-    start();
+    await start();
   });
