@@ -324,9 +324,24 @@ export async function expectNoAxeViolations(page: Page, exclude: readonly string
   await page.waitForLoadState('networkidle');
   await page.mouse.move(0, 0);
   await expect(page.locator('.ant-popover:not(.ant-popover-hidden)')).toHaveCount(0);
-  // Colours are checked as they settle: a toast or drawer fading in or out has, for a moment, too little contrast.
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  // Colours are checked as they settle: a toast or drawer fading in or out has, for a moment, too little contrast. A
+  // toast leaves on its own after three seconds, maybe while axe runs: none is left. Then nothing finite may have run
+  // for 300 ms (a state that changed just before the check, a button turning enabled, starts its transition late).
+  await expect(page.locator('.ant-message-notice')).toHaveCount(0, { timeout: 10_000 });
+  await page.waitForFunction(
+    () =>
+      new Promise<boolean>((resolve) => {
+        let quietSince = performance.now();
+        const check = () => {
+          const moving = document
+            .getAnimations()
+            .some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity);
+          if (moving) quietSince = performance.now();
+          if (performance.now() - quietSince >= 300) resolve(true);
+          else requestAnimationFrame(check);
+        };
+        check();
+      }),
   );
   let builder = new AxeBuilder({ page });
   for (const selector of exclude) builder = builder.exclude(selector);
