@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { evaluateInstalledModules, importsFirst, requiredIds } from './evaluate-modules';
+import { evaluateInstalledModules, importsFirst, nextTask, requiredIds } from './evaluate-modules';
 
 describe('requiredIds', () => {
   it('reads the require calls of a minified factory, by its third parameter', () => {
@@ -76,11 +76,7 @@ describe('evaluateInstalledModules', () => {
     });
     const done = evaluateInstalledModules(-1); // every module spends its slice
     expect(ran).toEqual([]); // nothing in the task of the script that asked
-    await new Promise<void>((resolve) => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => resolve();
-      channel.port2.postMessage(null);
-    });
+    await nextTask(); // queued after the first slice's own turn
     expect(ran).toEqual(['lib']); // then the first slice ran one module, not app's whole tree
     await done;
     expect(ran).toEqual(['lib', 'ui', 'app']);

@@ -18,7 +18,7 @@ import { startAppTracking } from './tracking';
 
 /**
  * The app's start-up: stores, the route's code and antd's texts on their way, then the first render; the route's
- * stores are made in a task of their own (with the core stores, some twenty milliseconds of a fast machine).
+ * stores are made in a task of their own (core and route stores together took 15-20 ms on the bench's machine).
  */
 export async function start(): Promise<void> {
   const registry = createRegistry(editionPlugins);
