@@ -3,7 +3,9 @@
 // thread time: the blocking of the same tasks had the page had the cores to itself (on a small shared machine much of a
 // task's wall time is waiting for a core; scripts/lib/main-thread.ts).
 //   EDITION=global npm run bench:web       another edition (built first when missing)
-//   BENCH_WEB_RUNS=3 npm run bench:web     median of several runs per page (default 1)
+//   BENCH_WEB_RUNS=1 npm run bench:web     runs per page: the table gives the median run and the range of the scores
+//                                          (default 5: on a shared two-core machine one page's score moves ±0.05 from
+//                                          run to run; Lighthouse's own advice is the median of five)
 //   BENCH_WEB_PAGES=login,tokens           only some pages (keys of PAGES below)
 //   BENCH_WEB_SAVE=/tmp/lh                 also keep each report (<page>.json) and trace (<page>.trace.json) there
 //   BENCH_WEB_ARTIFACTS=/tmp/art           keep Lighthouse's artifacts of each run (<page>-<run>/) to audit them again
@@ -69,6 +71,8 @@ interface Row {
   observedFcp: number;
   bytes: number;
   requests: number;
+  /** The lowest and highest score of the page's runs (the row is the median run's). */
+  scoreRange?: [number, number];
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -130,7 +134,7 @@ async function main(): Promise<void> {
     ].map((c) => ({ ...c, domain: new URL(base).hostname, path: '/', secure: base.startsWith('https:') }));
     // This process (the service and Lighthouse) yields to the browser; each browser is then raised back.
     if (!sharedCpu) setTreePriority(process.pid, BACKGROUND_NICE);
-    const runs = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 1));
+    const runs = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 5));
     const artifacts = process.env.BENCH_WEB_ARTIFACTS;
     const only = process.env.BENCH_WEB_PAGES?.split(',').filter(Boolean);
     const rows: Row[] = [];
@@ -204,7 +208,8 @@ async function main(): Promise<void> {
         }
       }
       const pick = samples.find((s) => s.score === median(samples.map((x) => x.score)))!;
-      rows.push(pick);
+      const scores = samples.map((x) => x.score);
+      rows.push({ ...pick, scoreRange: [Math.min(...scores), Math.max(...scores)] });
       console.log(
         `${key.padEnd(14)} score ${pick.score.toFixed(2)}  FCP ${ms(pick.fcp)}  LCP ${ms(pick.lcp)}  SI ${ms(pick.si)}  ` +
           `TBT ${Math.round(pick.tbt)} ms (${Math.round(pick.cpuTbt)} by thread time)  ` +
@@ -215,11 +220,11 @@ async function main(): Promise<void> {
       `\nLighthouse ${process.env.npm_package_devDependencies_lighthouse ?? ''} mobile, edition ${edition}, ${transport}`,
     );
     // "by thread time": the same tasks' blocking had the page had the cores to itself (scripts/lib/main-thread.ts).
-    console.log('| page | score | FCP | LCP | TBT | TBT by thread time | transferred | requests |');
-    console.log('|---|---|---|---|---|---|---|---|');
+    console.log(`| page | score (median of ${runs}) | scores | FCP | LCP | TBT | TBT by thread time | transferred | requests |`);
+    console.log('|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
       console.log(
-        `| ${r.page} | ${r.score.toFixed(2)} | ${ms(r.fcp)} | ${ms(r.lcp)} | ${Math.round(r.tbt)} ms | ` +
+        `| ${r.page} | ${r.score.toFixed(2)} | ${range(r.scoreRange)} | ${ms(r.fcp)} | ${ms(r.lcp)} | ${Math.round(r.tbt)} ms | ` +
           `${Math.round(r.cpuTbt)} ms | ` +
           `${(r.bytes / 1024).toFixed(0)} KB | ${r.requests} |`,
       );
@@ -252,6 +257,8 @@ const splitCookie = (pair: string) => {
 };
 
 const ms = (v: number) => `${(v / 1000).toFixed(1)} s`;
+const range = (r: [number, number] | undefined) =>
+  !r ? '' : r[0] === r[1] ? r[0].toFixed(2) : `${r[0].toFixed(2)}–${r[1].toFixed(2)}`;
 
 /** One of the real (unthrottled) timings Lighthouse's metrics audit reports. */
 function observed(lhr: { audits: Record<string, { details?: unknown }> }, key: string): number {
