@@ -220,7 +220,9 @@ async function main(): Promise<void> {
       `\nLighthouse ${process.env.npm_package_devDependencies_lighthouse ?? ''} mobile, edition ${edition}, ${transport}`,
     );
     // "by thread time": the same tasks' blocking had the page had the cores to itself (scripts/lib/main-thread.ts).
-    console.log(`| page | score (median of ${runs}) | scores | FCP | LCP | TBT | TBT by thread time | transferred | requests |`);
+    console.log(
+      `| page | score (median of ${runs}) | scores | FCP | LCP | TBT | TBT by thread time | transferred | requests |`,
+    );
     console.log('|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
       console.log(
