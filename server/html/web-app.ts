@@ -19,7 +19,7 @@ import {
 } from './first-screen';
 import { TIME_ZONE_COOKIE, knownTimeZone } from '../../schemas/time-zone';
 import type { PageChunks } from '../../schemas/page-chunks';
-import { pagePath } from '../../schemas/page-paths';
+import { SETTINGS_HOME, SETTINGS_HOME_PLUGIN, pagePath } from '../../schemas/page-paths';
 
 /** Client-side routes answered with index.html (history fallback). */
 export const APP_ROUTE_PREFIXES = ['/users', '/login', '/sso'];
@@ -124,9 +124,21 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   };
 
   const htmlSchema = { hide: true } as const;
+  // `/users/settings` leads to the settings' first page. The web app would go there itself (its route), but only once
+  // its scripts ran: answered here, the page comes painted (a first screen) instead of blank until then. An edition
+  // without that page keeps the web app's choice. The query goes along.
+  const home = ctx.edition.plugins.includes(SETTINGS_HOME_PLUGIN) ? SETTINGS_HOME : undefined;
+  const toHome = async (req: FastifyRequest, reply: FastifyReply) => {
+    const query = req.url.indexOf('?');
+    return reply.redirect(`${home}${query < 0 ? '' : req.url.slice(query)}`);
+  };
   app.get('/', { schema: htmlSchema, config: { auth: 'public' } }, async (_req, reply) =>
-    reply.redirect('/users/settings'),
+    reply.redirect(home ?? '/users/settings'),
   );
+  if (home) {
+    app.get('/users/settings', { schema: htmlSchema, config: { auth: 'public' } }, toHome);
+    app.get('/users/settings/', { schema: htmlSchema, config: { auth: 'public' } }, toHome);
+  }
   for (const prefix of APP_ROUTE_PREFIXES) {
     app.get(prefix, { schema: htmlSchema, config: { auth: 'public' } }, serveIndex);
     app.get(`${prefix}/*`, { schema: htmlSchema, config: { auth: 'public' } }, serveIndex);

@@ -12,7 +12,7 @@ import {
 } from 'react';
 import { createIntl, IntlProvider } from 'react-intl';
 import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { settingsSectionKey } from '../../schemas/page-paths';
+import { SETTINGS_HOME, settingsSectionKey } from '../../schemas/page-paths';
 import { AccessContext } from '../core/access';
 import { localeTag } from '../core/i18n/locale';
 import { PageConfigContext, type PageConfig } from '../core/page-config';
@@ -267,7 +267,7 @@ export const App = observer(function App({
                       <PageViews stores={stores} />
                       <Suspense fallback={null}>
                         <Routes>
-                          <Route path="/users/settings" element={<Navigate to="/users/settings/profile" replace />} />
+                          <Route path="/users/settings" element={<Navigate to={SETTINGS_HOME} replace />} />
                           <Route path="/users/settings/:sidebarKey/*" element={<SettingsShell registry={registry} />} />
                           <Route path="/users/switch" element={<Navigate to="/users/switch/organization" replace />} />
                           <Route path="/users/errors" element={<UsersErrorsPage />} />

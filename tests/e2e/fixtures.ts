@@ -213,6 +213,16 @@ export async function signIn(page: Page, user: { username: string; password: str
   expect(res.status(), await res.text()).toBe(200);
   await page.goto(next ?? '/users/settings');
   await expect(page).toHaveURL(/\/users\/settings\//);
+  if (!next) await expectSettingsHomeTakenOver(page);
+}
+
+/**
+ * The settings' first page, where signing in leads, comes painted by the service (a first screen): the app takes it
+ * over once its scripts ran. A test goes on from there, as it did when the app itself led there.
+ */
+async function expectSettingsHomeTakenOver(page: Page) {
+  await expect(page).toHaveURL(/\/users\/settings\/profile$/);
+  await expect(page.locator('#container')).toHaveAttribute('data-hydrated', '', { timeout: 20_000 });
 }
 
 /** Signs in as a person does: the login page, the form, the redirect to `next` (or settings). */
@@ -222,6 +232,7 @@ export async function signInWithForm(page: Page, user: { username: string; passw
   await page.locator('#password').fill(user.password);
   await page.locator('button[type="submit"]').click();
   await expect(page).toHaveURL(/\/users\/settings\//);
+  if (!next) await expectSettingsHomeTakenOver(page);
 }
 
 /**

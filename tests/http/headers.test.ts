@@ -50,15 +50,23 @@ describe('security headers and the served web app', () => {
     expect(again.headers.get('content-security-policy')).not.toBe(signed.headers.get('content-security-policy'));
   });
 
-  it('history fallback covers /users, /login and /sso routes; / redirects to the settings', async () => {
-    for (const p of ['/users/settings', '/users/switch/organization', '/login/errors', '/sso/login']) {
+  it('history fallback covers /users, /login and /sso routes; / and /users/settings lead to its first page', async () => {
+    for (const p of ['/users/settings/ssh', '/users/switch/organization', '/login/errors', '/sso/login']) {
       const a = await new Client(s.url).req('GET', p);
       expect(a.status, p).toBe(200);
       expect(a.text).toContain('id="container"');
     }
-    const root = await new Client(s.url).req('GET', '/');
-    expect(root.status).toBe(302);
-    expect(root.headers.get('location')).toBe('/users/settings');
+    // Answered by the service, so that the page comes painted, not by the web app once its scripts ran.
+    for (const [p, to] of [
+      ['/', '/users/settings/profile'],
+      ['/users/settings', '/users/settings/profile'],
+      ['/users/settings/', '/users/settings/profile'],
+      ['/users/settings?from=mail', '/users/settings/profile?from=mail'],
+    ]) {
+      const a = await new Client(s.url).req('GET', p);
+      expect(a.status, p).toBe(302);
+      expect(a.headers.get('location'), p).toBe(to);
+    }
   });
 
   it('hashed assets are cached for a year, other files revalidate, the raw template is not served', async () => {
