@@ -12,8 +12,7 @@ test('create with two scopes and a 30-day preset, copy, use on the open API, del
   // Several axe passes on a shared 2-core machine: more than the default 30 s.
   test.setTimeout(120_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL! });
-  await signIn(page, E2E_USERS.tokens);
-  await page.goto('/users/settings/personalAccessToken');
+  await signIn(page, E2E_USERS.tokens, '/users/settings/personalAccessToken');
   const panel = page.getByTestId('access-tokens');
   await expect(panel.getByText(/^(暂无访问令牌|No access token)$/)).toBeVisible();
   await expectNoAxeViolations(page);
