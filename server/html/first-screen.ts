@@ -249,9 +249,9 @@ const SCRIPTS_PER_TASK = 1;
 
 /**
  * How many preloads the loader starts per task. Each costs the page's thread 0.5-1 ms of work, but on the bench's two
- * shared cores its task often took 10-40 ms of wall time, the thread asleep inside the request's start (`perf sched`:
- * waiting, not queued for a core), and every task that touches the document makes a frame (Lighthouse takes a
- * screenshot of each, on the same cores). All ~35 in one task made one task of 26-79 ms; three per task gave
+ * shared cores its task often took 10-40 ms of wall time, the thread off its core inside the request's start
+ * (`perf sched`: in one load mostly waiting, in another preempted by Chromium's own IO and compile threads), and every
+ * task that touches the document makes a frame (Lighthouse takes a screenshot of each, on the same cores). All ~35 in one task made one task of 26-79 ms; three per task gave
  * the same or better medians than one (Lighthouse, 10 runs each of three pages: mean TBT 232/208/111 ms against
  * 244/211/253 ms).
  */

@@ -128,16 +128,17 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   // its scripts ran: answered here, the page comes painted (a first screen) instead of blank until then. An edition
   // without that page keeps the web app's choice. The query goes along.
   const home = ctx.edition.plugins.includes(SETTINGS_HOME_PLUGIN) ? SETTINGS_HOME : undefined;
-  const toHome = async (req: FastifyRequest, reply: FastifyReply) => {
-    const query = req.url.indexOf('?');
-    return reply.redirect(`${home}${query < 0 ? '' : req.url.slice(query)}`);
-  };
   app.get('/', { schema: htmlSchema, config: { auth: 'public' } }, async (_req, reply) =>
     reply.redirect(home ?? '/users/settings'),
   );
   if (home) {
-    app.get('/users/settings', { schema: htmlSchema, config: { auth: 'public' } }, toHome);
-    app.get('/users/settings/', { schema: htmlSchema, config: { auth: 'public' } }, toHome);
+    const toHome = async (req: FastifyRequest, reply: FastifyReply) => {
+      const query = req.url.indexOf('?');
+      return reply.redirect(query < 0 ? home : home + req.url.slice(query));
+    };
+    for (const url of ['/users/settings', '/users/settings/']) {
+      app.get(url, { schema: htmlSchema, config: { auth: 'public' } }, toHome);
+    }
   }
   for (const prefix of APP_ROUTE_PREFIXES) {
     app.get(prefix, { schema: htmlSchema, config: { auth: 'public' } }, serveIndex);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { E2E_USERS, expect, expectNoAxeViolations, signIn, test } from './fixtures';
+import { E2E_USERS, expect, expectAppTookOver, expectNoAxeViolations, signIn, test } from './fixtures';
 
 // SSH keys, artifact-repository credential and third-party bindings, per edition.
 // Several axe passes per test: give them room on a loaded 2-core machine.
@@ -85,7 +85,7 @@ test('adds and removes an SSH key; the fingerprint is what ssh-keygen prints', a
   await expect(page.locator('#container')).not.toHaveAttribute('data-hydrated');
   const painted = await created.textContent();
   release();
-  await expect(page.locator('#container')).toHaveAttribute('data-hydrated', '');
+  await expectAppTookOver(page);
   await expect(created).toHaveText(painted!);
   await page.unroute('**/static/js/**');
 

@@ -212,17 +212,22 @@ export async function signIn(page: Page, user: { username: string; password: str
   });
   expect(res.status(), await res.text()).toBe(200);
   await page.goto(next ?? '/users/settings');
-  await expect(page).toHaveURL(/\/users\/settings\//);
-  if (!next) await expectSettingsHomeTakenOver(page);
+  await expectLanded(page, next);
+}
+
+/** The app has taken over the page the service painted (its first screen): it answers clicks and keys itself. */
+export async function expectAppTookOver(page: Page, timeout?: number) {
+  await expect(page.locator('#container')).toHaveAttribute('data-hydrated', '', { timeout });
 }
 
 /**
- * The settings' first page, where signing in leads, comes painted by the service (a first screen): the app takes it
- * over once its scripts ran. A test goes on from there, as it did when the app itself led there.
+ * Signed in, on `next`, or on the settings' first page, where signing in leads: the service paints it (a first
+ * screen), and a test goes on once the app took it over, as it did when the app itself led there.
  */
-async function expectSettingsHomeTakenOver(page: Page) {
+async function expectLanded(page: Page, next: string | undefined) {
+  if (next) return expect(page).toHaveURL(/\/users\/settings\//);
   await expect(page).toHaveURL(/\/users\/settings\/profile$/);
-  await expect(page.locator('#container')).toHaveAttribute('data-hydrated', '', { timeout: 20_000 });
+  await expectAppTookOver(page, 20_000);
 }
 
 /** Signs in as a person does: the login page, the form, the redirect to `next` (or settings). */
@@ -231,8 +236,7 @@ export async function signInWithForm(page: Page, user: { username: string; passw
   await page.locator('#username').fill(user.username);
   await page.locator('#password').fill(user.password);
   await page.locator('button[type="submit"]').click();
-  await expect(page).toHaveURL(/\/users\/settings\//);
-  if (!next) await expectSettingsHomeTakenOver(page);
+  await expectLanded(page, next);
 }
 
 /**
@@ -331,7 +335,7 @@ export const SECTION_AXE_EXCLUDE = ['footer', '[data-testid="shell-sider"]'];
 export async function expectNoAxeViolations(page: Page, exclude: readonly string[] = SECTION_AXE_EXCLUDE) {
   // The app has taken over the painted page (its first-screen styles are handed over to antd's then), and what it
   // loaded has come (a button disabled while its section loads turns enabled, fading its colours).
-  await expect(page.locator('#container')).toHaveAttribute('data-hydrated', '');
+  await expectAppTookOver(page);
   await page.waitForLoadState('networkidle');
   await page.mouse.move(0, 0);
   await expect(page.locator('.ant-popover:not(.ant-popover-hidden)')).toHaveCount(0);

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, expectNoAxeViolations, signIn, test } from './fixtures';
+import { expect, expectAppTookOver, expectNoAxeViolations, signIn, test } from './fixtures';
 
 // The message center end to end: the product's own security events land in the inbox, the bell counts them, and
 // the page reads, selects and deletes them. Each test has its own account (tests/e2e/serve.ts seeds them).
@@ -201,7 +201,7 @@ test('the message center comes painted, and its relative times survive a slow st
   // clock would say "1 minute ago", not what was painted: React would throw the page away and log an error).
   await page.clock.fastForward('01:30');
   release();
-  await expect(page.locator('#container')).toHaveAttribute('data-hydrated', '');
+  await expectAppTookOver(page);
   await expect(time()).toHaveText(painted!);
   await expect(messages(page).first().getByTestId('inbox-message-title')).toHaveText(TOKEN_CREATED);
   await page.unroute('**/static/js/**');
