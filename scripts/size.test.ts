@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chunkName, overBudget, SIZE_BUDGETS, type SizeRow } from './size';
+import type { PageChunks } from '../schemas/page-chunks';
+import { chunkName, measurePages, overBudget, SIZE_BUDGETS, type SizeRow } from './size';
 
 const row = (kind: SizeRow['kind'], file: string, gzip: number): SizeRow => ({ kind, file, raw: gzip * 3, gzip });
 
@@ -22,6 +26,35 @@ describe('size budgets', () => {
       'vpc: initial JS 150.0 KB gzip exceeds 150.0 KB',
       'vpc: plugin-big.js 50.0 KB gzip exceeds 50.0 KB',
       'vpc: vendors-x.js 50.0 KB gzip exceeds 50.0 KB',
+    ]);
+  });
+});
+
+describe('page table', () => {
+  it("counts a page's initial and lazy files in the edition's language, once each", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'size-pages-'));
+    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html lang="en-US"><head></head></html>');
+    const chunks: PageChunks = {
+      common: ['/static/js/async/root.js'],
+      locales: { zh_CN: ['/static/js/async/zh.js'], en_US: [] },
+      settings: ['/static/js/async/shell.js', '/static/js/async/root.js'],
+      routes: [{ path: '/users/login', files: ['/static/js/async/login.js', '/static/css/async/login.css'] }],
+      sections: { ssh: ['/static/js/async/ssh.js'] },
+    };
+    fs.writeFileSync(path.join(dir, 'page-chunks.json'), JSON.stringify(chunks));
+    const rows = [
+      row('initial js', '/static/js/index.js', 100),
+      row('initial css', '/static/css/index.css', 10),
+      row('lazy js', '/static/js/async/root.js', 20),
+      row('lazy js', '/static/js/async/zh.js', 1000),
+      row('lazy js', '/static/js/async/shell.js', 3),
+      row('lazy js', '/static/js/async/ssh.js', 4),
+      row('lazy js', '/static/js/async/login.js', 5),
+      row('lazy css', '/static/css/async/login.css', 6),
+    ];
+    expect(measurePages(dir, rows)).toEqual([
+      { page: '/users/settings/ssh', scripts: 4, styles: 1, gzip: 137 },
+      { page: '/users/login', scripts: 3, styles: 2, gzip: 141 },
     ]);
   });
 });

@@ -2,6 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { pageChunkFiles } from '../server/html/page-chunks';
+import type { PageChunks } from '../schemas/page-chunks';
 
 /**
  * Budgets in gzip bytes: the initial set is what index.html loads before any lazy chunk; every lazy script (a
@@ -50,6 +52,40 @@ export function measureEdition(dir: string): SizeRow[] {
     add('lazy css', entry.async?.css);
   }
   return rows;
+}
+
+/** What one page of an edition loads for its first render (the service names these files in the page). */
+export interface PageRow {
+  page: string;
+  scripts: number;
+  styles: number;
+  /** gzip bytes of all its scripts and stylesheets. */
+  gzip: number;
+}
+
+/**
+ * Per page (each settings section, signed in, and each route), in the edition's default language: how many scripts
+ * and stylesheets its first render loads, and their gzip bytes. Each script is a request and a task of the page.
+ */
+export function measurePages(dir: string, rows: SizeRow[]): PageRow[] {
+  const chunks = JSON.parse(fs.readFileSync(path.join(dir, 'page-chunks.json'), 'utf8')) as PageChunks;
+  const lang = /<html lang="([^"]+)"/.exec(fs.readFileSync(path.join(dir, 'index.html'), 'utf8'))?.[1] ?? 'zh-CN';
+  const locale = lang.replace('-', '_');
+  const gzip = new Map(rows.map((r) => [r.file.replace(/^\/?/, '/'), r.gzip]));
+  const initial = rows.filter((r) => r.kind.startsWith('initial')).map((r) => r.file.replace(/^\/?/, '/'));
+  const pages = [
+    ...Object.keys(chunks.sections).map((key) => ({ page: `/users/settings/${key}`, signedIn: true })),
+    ...chunks.routes.map((r) => ({ page: r.path, signedIn: false })),
+  ];
+  return pages.map(({ page, signedIn }) => {
+    const files = [...initial, ...pageChunkFiles(chunks, page, locale, signedIn)];
+    return {
+      page,
+      scripts: files.filter((f) => f.endsWith('.js')).length,
+      styles: files.filter((f) => f.endsWith('.css')).length,
+      gzip: files.reduce((s, f) => s + (gzip.get(f) ?? 0), 0),
+    };
+  });
 }
 
 /** Brotli size of a file: its pre-compressed `.br` sibling when the build wrote one, else compressed now. */
@@ -110,6 +146,12 @@ function main() {
     console.log(
       `  ${'INITIAL CSS'.padEnd(12)} ${kb(sum('initial css', 'raw')).padStart(10)} ${kb(sum('initial css', 'gzip')).padStart(10)}  (br ${kb(sum('initial css', 'br'))})`,
     );
+    console.log(`  ${'page'.padEnd(42)} ${'scripts'.padStart(7)} ${'styles'.padStart(6)} ${'gzip'.padStart(10)}`);
+    for (const p of measurePages(path.join(dist, ed), rows)) {
+      console.log(
+        `  ${p.page.padEnd(42)} ${String(p.scripts).padStart(7)} ${String(p.styles).padStart(6)} ${kb(p.gzip).padStart(10)}`,
+      );
+    }
     problems.push(...overBudget(ed, rows));
   }
   if (problems.length) {
