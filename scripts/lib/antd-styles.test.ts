@@ -12,7 +12,9 @@ import {
   rulesNotIn,
   styledExports,
   topLevelRules,
+  usesColumnSizes,
   webFilesUnder,
+  withoutColumnSizes,
   writeAntdStyles,
   writeEditionStyleSheets,
   nestedUnder,
@@ -169,6 +171,60 @@ describe('antd styles at build time', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(0);
+  });
+});
+
+describe('column sizes', () => {
+  it('drops what only a sized column matches, selector by selector, and keeps the rest byte for byte', () => {
+    const css = [
+      '.ant-col{position:relative}',
+      '.ant-col-24{flex:0 0 100%}',
+      '.ant-col-push-3,.ant-col-offset-3{margin-inline-start:12.5%}',
+      '.ant-row>.ant-form-item-label,.ant-row>.ant-col-xl-24.ant-form-item-label{margin:0}',
+      '.ant-form-item-control:first-child:not([class^="\'ant-col-\'"]),.ant-x:is(.a,.b){width:100%}',
+      '@media (min-width:576px){.ant-col-sm-24{display:block}.ant-col-sm-order-2{order:2}}',
+      '@media (max-width:575px){.ant-form-item-label{padding:0}.ant-col-xs-24.ant-form-item-label{padding:0}}',
+      '@keyframes spin{0%{transform:none}to{transform:rotate(1turn)}}',
+      '@font-face{font-family:x;src:url(x.woff2)}',
+      '.ant-color-picker{color:red}',
+    ].join('');
+    expect(withoutColumnSizes(css)).toBe(
+      [
+        '.ant-col{position:relative}',
+        '.ant-row>.ant-form-item-label{margin:0}',
+        '.ant-form-item-control:first-child:not([class^="\'ant-col-\'"]),.ant-x:is(.a,.b){width:100%}',
+        '@media (max-width:575px){.ant-form-item-label{padding:0}}',
+        '@keyframes spin{0%{transform:none}to{transform:rotate(1turn)}}',
+        '@font-face{font-family:x;src:url(x.woff2)}',
+        '.ant-color-picker{color:red}',
+      ].join(''),
+    );
+  });
+
+  it('keeps them for sources that can size a column', () => {
+    const dir = tempDir();
+    const file = (name: string, text: string) => {
+      fs.writeFileSync(path.join(dir, name), text);
+      return path.join(dir, name);
+    };
+    const bare = file('Bare.tsx', 'import { Form, Input } from \'antd\';\nconst f = <Form layout="vertical" />;');
+    expect(usesColumnSizes([bare])).toBe(false);
+    expect(usesColumnSizes([bare, file('Col.tsx', "import { Row, Col } from 'antd';")])).toBe(true);
+    expect(usesColumnSizes([bare, file('Label.tsx', 'const f = <Form labelCol={{ span: 6 }} />;')])).toBe(true);
+    expect(usesColumnSizes([bare, file('Grid.tsx', "import Grid from 'antd/es/grid';")])).toBe(true);
+    expect(usesColumnSizes([bare, file('List.tsx', 'const l = <List grid={{ column: 2 }} />;')])).toBe(true);
+  });
+
+  it("the core's sheet of a bare form has no sized column rule, a sheet for sized columns has them", () => {
+    const sized = /\.ant-col-(?:(?:xs|sm|md|lg|xl|xxl|xxxl)-)?(?:(?:push|pull|offset|order)-)?\d+\b/;
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'Form.tsx'), "import { Form } from 'antd';");
+    const bare = fs.readFileSync(writeAntdStyles(dir, THEME, [path.join(dir, 'Form.tsx')]), 'utf8');
+    expect(bare.includes('.ant-col{'), 'the bare column stays').toBe(true);
+    expect(sized.test(bare), 'no sized column').toBe(false);
+    fs.writeFileSync(path.join(dir, 'Sized.tsx'), "import { Form } from 'antd';\nconst x = { labelCol: 6 };");
+    const full = fs.readFileSync(writeAntdStyles(dir, THEME, [path.join(dir, 'Sized.tsx')]), 'utf8');
+    expect(sized.test(full), 'sized columns kept').toBe(true);
   });
 });
 

@@ -106,6 +106,64 @@ export function componentsUsed(files: readonly string[], exported: ReadonlyMap<s
   return [...found].sort();
 }
 
+// antd's sized columns: `<Col span={6} md={8}>`, `labelCol={{ span: 6 }}`, a List's `grid` give an element the class
+// `ant-col-6`, `ant-col-md-8`, `ant-col-offset-2`…; a bare Col (inside every Form.Item) has `ant-col` alone.
+const SIZED_COLUMN = /\.ant-col-(?:(?:xs|sm|md|lg|xl|xxl|xxxl)-)?(?:(?:push|pull|offset|order)-)?(?:\d+|flex)\b/;
+const SIZES_COLUMNS = /\b(?:labelCol|wrapperCol)\b|\bgrid=\{/;
+
+/**
+ * Whether the files can give an element a sized column's class: they use antd's Col or Grid themselves, or pass a
+ * Form's `labelCol`/`wrapperCol` or a List's `grid`. Without, the grid's ~60 KB of column-size rules (24 spans,
+ * offsets, pushes and orders, for each of seven breakpoints) match nothing.
+ */
+export function usesColumnSizes(files: readonly string[]): boolean {
+  return files.some((f) => {
+    const source = fs.readFileSync(f, 'utf8');
+    return SIZES_COLUMNS.test(source) || antdImports(source).some((n) => /^(Col|Grid|es\/(col|grid))$/.test(n));
+  });
+}
+
+/** A selector list split at its top-level commas (a comma inside `:not(…)` or `[…]` stays). */
+function selectorList(selector: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < selector.length; i++) {
+    const c = selector[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(selector.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(selector.slice(start));
+  return parts;
+}
+
+/**
+ * `css` without what only a sized column matches: a selector naming one leaves its list, a rule left with none goes,
+ * and so does an at-rule block left empty. Everything else stays as it was, byte for byte.
+ */
+export function withoutColumnSizes(css: string): string {
+  const keep = (rule: string): string => {
+    const open = rule.indexOf('{');
+    const head = rule.slice(0, open);
+    if (head.trimStart().startsWith('@')) {
+      const inner = topLevelRules(rule.slice(open + 1, -1));
+      if (!inner.rules.some((r) => r.includes('{'))) return rule;
+      const kept = inner.rules.map(keep).join('');
+      return kept ? `${head}{${kept}${inner.rest}}` : '';
+    }
+    const selectors = selectorList(head);
+    const kept = selectors.filter((sel) => !SIZED_COLUMN.test(sel));
+    if (kept.length === selectors.length) return rule;
+    return kept.length ? `${kept.join(',')}${rule.slice(open)}` : '';
+  };
+  const { rules, rest } = topLevelRules(css);
+  return rules.map(keep).join('') + rest;
+}
+
 /**
  * antd's exports that render styles (components, and the `message`/`notification` holders), by name and by module
  * path (from antd's own index: `export { default as Button } from './button'`).
@@ -177,7 +235,7 @@ export function rulesNotIn(css: string, base: string): string {
  * rule and CSS variable antd generates for those components, rendered under the theme by
  * @ant-design/static-style-extract.
  */
-export function extractAntdCss(theme: ThemeConfig, components: readonly string[]): string {
+export function extractAntdCss(theme: ThemeConfig, components: readonly string[], columnSizes = true): string {
   const key = typeof theme.cssVar === 'object' ? theme.cssVar.key : undefined;
   if (!key) throw new Error('the theme needs a fixed cssVar.key, or the app would not find its CSS variables');
   const React = require('react') as typeof import('react');
@@ -217,7 +275,8 @@ export function extractAntdCss(theme: ThemeConfig, components: readonly string[]
     console.error = error;
     console.warn = warn;
   }
-  return `${iconStyles.replace(/\s*\n\s*/g, '')}\n${keepThemeScope(css, key)}\n`;
+  const own = keepThemeScope(css, key);
+  return `${iconStyles.replace(/\s*\n\s*/g, '')}\n${columnSizes ? own : withoutColumnSizes(own)}\n`;
 }
 
 function versionOf(pkg: string): string {
@@ -260,7 +319,8 @@ function writeKept(dir: string, inputs: unknown, render: () => string): string {
 /** Writes the full stylesheet of a theme and the components `files` use (see `writeKept`); answers its path. */
 export function writeAntdStyles(dir: string, theme: ThemeConfig, files: readonly string[]): string {
   const components = componentsUsed(files, styledExports());
-  return writeKept(dir, [theme, components], () => extractAntdCss(theme, components));
+  const sizes = usesColumnSizes(files);
+  return writeKept(dir, [theme, components, sizes], () => extractAntdCss(theme, components, sizes));
 }
 
 /**
@@ -274,8 +334,9 @@ export function writeAntdExtraStyles(
   base: string,
 ): string | undefined {
   const components = componentsUsed(files, styledExports());
-  const file = writeKept(dir, [theme, components, fs.readFileSync(base, 'utf8')], () =>
-    rulesNotIn(extractAntdCss(theme, components), fs.readFileSync(base, 'utf8')),
+  const sizes = usesColumnSizes(files);
+  const file = writeKept(dir, [theme, components, sizes, fs.readFileSync(base, 'utf8')], () =>
+    rulesNotIn(extractAntdCss(theme, components, sizes), fs.readFileSync(base, 'utf8')),
   );
   return fs.statSync(file).size > 0 ? file : undefined;
 }
@@ -318,10 +379,11 @@ function writePluginStyles(
   if (!ownTheme) return extra;
   const nested = nestedUnder(theme, ownTheme);
   const components = componentsUsed(files, styledExports());
+  const sizes = usesColumnSizes(files);
   const known = fs.readFileSync(core, 'utf8') + (extra ? fs.readFileSync(extra, 'utf8') : '');
-  return writeKept(dir, [nested, components, known], () => {
+  return writeKept(dir, [nested, components, sizes, known], () => {
     const own = extra ? fs.readFileSync(extra, 'utf8') : '';
-    return own + rulesNotIn(extractAntdCss(nested, components), known);
+    return own + rulesNotIn(extractAntdCss(nested, components, sizes), known);
   });
 }
 
