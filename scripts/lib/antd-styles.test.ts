@@ -9,12 +9,13 @@ import {
   extractAntdCss,
   keepThemeScope,
   LAZY_CORE_GROUPS,
+  OPT_IN_STATES,
   rulesNotIn,
   styledExports,
   topLevelRules,
-  usesColumnSizes,
+  statesNotAsked,
   webFilesUnder,
-  withoutColumnSizes,
+  withoutStates,
   writeAntdStyles,
   writeEditionStyleSheets,
   nestedUnder,
@@ -174,8 +175,10 @@ describe('antd styles at build time', () => {
   });
 });
 
-describe('column sizes', () => {
-  it('drops what only a sized column matches, selector by selector, and keeps the rest byte for byte', () => {
+describe('opt-in states', () => {
+  const ALL = ['sized columns', 'right to left', 'dark menu', 'horizontal menu'];
+
+  it('drops what only a state left out matches, selector by selector, and keeps the rest byte for byte', () => {
     const css = [
       '.ant-col{position:relative}',
       '.ant-col-24{flex:0 0 100%}',
@@ -184,44 +187,55 @@ describe('column sizes', () => {
       '.ant-form-item-control:first-child:not([class^="\'ant-col-\'"]),.ant-x:is(.a,.b){width:100%}',
       '@media (min-width:576px){.ant-col-sm-24{display:block}.ant-col-sm-order-2{order:2}}',
       '@media (max-width:575px){.ant-form-item-label{padding:0}.ant-col-xs-24.ant-form-item-label{padding:0}}',
+      '.ant-btn-rtl{direction:rtl}',
+      '.ant-menu-light,.ant-menu-dark{color:red}',
+      '.ant-menu-horizontal>.ant-menu-item{top:1px}',
       '@keyframes spin{0%{transform:none}to{transform:rotate(1turn)}}',
       '@font-face{font-family:x;src:url(x.woff2)}',
       '.ant-color-picker{color:red}',
     ].join('');
-    expect(withoutColumnSizes(css)).toBe(
+    expect(withoutStates(css, ALL)).toBe(
       [
         '.ant-col{position:relative}',
         '.ant-row>.ant-form-item-label{margin:0}',
         '.ant-form-item-control:first-child:not([class^="\'ant-col-\'"]),.ant-x:is(.a,.b){width:100%}',
         '@media (max-width:575px){.ant-form-item-label{padding:0}}',
+        '.ant-menu-light{color:red}',
         '@keyframes spin{0%{transform:none}to{transform:rotate(1turn)}}',
         '@font-face{font-family:x;src:url(x.woff2)}',
         '.ant-color-picker{color:red}',
       ].join(''),
     );
+    expect(withoutStates(css, []), 'nothing left out').toBe(css);
+    expect(withoutStates('.ant-btn-rtl{a:b}.ant-col-6{c:d}', ['right to left'])).toBe('.ant-col-6{c:d}');
   });
 
-  it('keeps them for sources that can size a column', () => {
+  it('keeps a state for sources that can ask for it', () => {
     const dir = tempDir();
     const file = (name: string, text: string) => {
       fs.writeFileSync(path.join(dir, name), text);
       return path.join(dir, name);
     };
-    const bare = file('Bare.tsx', 'import { Form, Input } from \'antd\';\nconst f = <Form layout="vertical" />;');
-    expect(usesColumnSizes([bare])).toBe(false);
-    expect(usesColumnSizes([bare, file('Col.tsx', "import { Row, Col } from 'antd';")])).toBe(true);
-    expect(usesColumnSizes([bare, file('Label.tsx', 'const f = <Form labelCol={{ span: 6 }} />;')])).toBe(true);
-    expect(usesColumnSizes([bare, file('Grid.tsx', "import Grid from 'antd/es/grid';")])).toBe(true);
-    expect(usesColumnSizes([bare, file('List.tsx', 'const l = <List grid={{ column: 2 }} />;')])).toBe(true);
+    const bare = file('Bare.tsx', 'import { Form, Menu } from \'antd\';\nconst f = <Menu mode="inline" />;');
+    expect(statesNotAsked([bare])).toEqual(ALL);
+    const kept = (name: string, text: string) =>
+      ALL.filter((s) => !statesNotAsked([bare, file(name, text)]).includes(s));
+    expect(kept('Col.tsx', "import { Row, Col } from 'antd';")).toEqual(['sized columns']);
+    expect(kept('Label.tsx', 'const f = <Form labelCol={{ span: 6 }} />;')).toEqual(['sized columns']);
+    expect(kept('Grid.tsx', "import Grid from 'antd/es/grid';")).toEqual(['sized columns']);
+    expect(kept('List.tsx', 'const l = <List grid={{ column: 2 }} />;')).toEqual(['sized columns']);
+    expect(kept('Rtl.tsx', '<ConfigProvider direction="rtl" />')).toEqual(['right to left']);
+    expect(kept('Dark.tsx', '<Menu theme="dark" mode="horizontal" />')).toEqual(['dark menu', 'horizontal menu']);
   });
 
-  it("the core's sheet of a bare form has no sized column rule, a sheet for sized columns has them", () => {
-    const sized = /\.ant-col-(?:(?:xs|sm|md|lg|xl|xxl|xxxl)-)?(?:(?:push|pull|offset|order)-)?\d+\b/;
+  it('the sheet of a bare form has no sized column rule, a sheet for sized columns has them', () => {
+    const sized = OPT_IN_STATES[0].selector;
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'Form.tsx'), "import { Form } from 'antd';");
     const bare = fs.readFileSync(writeAntdStyles(dir, THEME, [path.join(dir, 'Form.tsx')]), 'utf8');
     expect(bare.includes('.ant-col{'), 'the bare column stays').toBe(true);
     expect(sized.test(bare), 'no sized column').toBe(false);
+    expect(/-rtl\b/.test(bare), 'no right-to-left rule').toBe(false);
     fs.writeFileSync(path.join(dir, 'Sized.tsx'), "import { Form } from 'antd';\nconst x = { labelCol: 6 };");
     const full = fs.readFileSync(writeAntdStyles(dir, THEME, [path.join(dir, 'Sized.tsx')]), 'utf8');
     expect(sized.test(full), 'sized columns kept').toBe(true);

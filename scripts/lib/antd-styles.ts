@@ -106,21 +106,33 @@ export function componentsUsed(files: readonly string[], exported: ReadonlyMap<s
   return [...found].sort();
 }
 
-// antd's sized columns: `<Col span={6} md={8}>`, `labelCol={{ span: 6 }}`, a List's `grid` give an element the class
-// `ant-col-6`, `ant-col-md-8`, `ant-col-offset-2`…; a bare Col (inside every Form.Item) has `ant-col` alone.
-const SIZED_COLUMN = /\.ant-col-(?:(?:xs|sm|md|lg|xl|xxl|xxxl)-)?(?:(?:push|pull|offset|order)-)?(?:\d+|flex)\b/;
-const SIZES_COLUMNS = /\b(?:labelCol|wrapperCol)\b|\bgrid=\{/;
-
 /**
- * Whether the files can give an element a sized column's class: they use antd's Col or Grid themselves, or pass a
- * Form's `labelCol`/`wrapperCol` or a List's `grid`. Without, the grid's ~60 KB of column-size rules (24 spans,
- * offsets, pushes and orders, for each of seven breakpoints) match nothing.
+ * States of antd's components that only a source file can ask for, with the class their rules name and what asking
+ * looks like in a source. An edition's sheets leave a state's rules out unless one of the files they are made for asks
+ * (a guess that errs on the side of keeping: any mention counts).
+ * - sized columns: `<Col span={6} md={8}>`, a Form's `labelCol`/`wrapperCol`, a List's `grid` give an element the
+ *   class `ant-col-6`, `ant-col-md-8`, `ant-col-offset-2`…; the bare Col inside every Form.Item has `ant-col` alone
+ *   (~60 KB: 24 spans, offsets, pushes and orders for each of seven breakpoints);
+ * - right to left: `ant-btn-rtl`… only under a ConfigProvider `direction="rtl"`;
+ * - the dark and the horizontal menu: a Menu's `theme="dark"`, `mode="horizontal"` (~21 KB).
  */
-export function usesColumnSizes(files: readonly string[]): boolean {
-  return files.some((f) => {
-    const source = fs.readFileSync(f, 'utf8');
-    return SIZES_COLUMNS.test(source) || antdImports(source).some((n) => /^(Col|Grid|es\/(col|grid))$/.test(n));
-  });
+export const OPT_IN_STATES: readonly { state: string; selector: RegExp; asked: (source: string) => boolean }[] = [
+  {
+    state: 'sized columns',
+    selector: /\.ant-col-(?:(?:xs|sm|md|lg|xl|xxl|xxxl)-)?(?:(?:push|pull|offset|order)-)?(?:\d+|flex)\b/,
+    asked: (source) =>
+      /\b(?:labelCol|wrapperCol)\b|\bgrid=\{/.test(source) ||
+      antdImports(source).some((n) => /^(Col|Grid|es\/(col|grid))$/.test(n)),
+  },
+  { state: 'right to left', selector: /-rtl\b/, asked: (source) => /\brtl\b/.test(source) },
+  { state: 'dark menu', selector: /\.ant-menu-dark\b/, asked: (source) => /\bdark\b/.test(source) },
+  { state: 'horizontal menu', selector: /\.ant-menu-horizontal\b/, asked: (source) => /\bhorizontal\b/.test(source) },
+];
+
+/** The opt-in states (`OPT_IN_STATES`) no file of `files` asks for, by name. */
+export function statesNotAsked(files: readonly string[]): string[] {
+  const sources = files.map((f) => fs.readFileSync(f, 'utf8'));
+  return OPT_IN_STATES.filter((s) => !sources.some(s.asked)).map((s) => s.state);
 }
 
 /** A selector list split at its top-level commas (a comma inside `:not(…)` or `[…]` stays). */
@@ -142,10 +154,12 @@ function selectorList(selector: string): string[] {
 }
 
 /**
- * `css` without what only a sized column matches: a selector naming one leaves its list, a rule left with none goes,
- * and so does an at-rule block left empty. Everything else stays as it was, byte for byte.
+ * `css` without the rules of the opt-in states named (`OPT_IN_STATES`): a selector naming one's class leaves its
+ * list, a rule left with none goes, and so does an at-rule block left empty. Everything else stays byte for byte.
  */
-export function withoutColumnSizes(css: string): string {
+export function withoutStates(css: string, states: readonly string[]): string {
+  const classes = OPT_IN_STATES.filter((s) => states.includes(s.state)).map((s) => s.selector);
+  if (!classes.length) return css;
   const keep = (rule: string): string => {
     const open = rule.indexOf('{');
     const head = rule.slice(0, open);
@@ -156,7 +170,7 @@ export function withoutColumnSizes(css: string): string {
       return kept ? `${head}{${kept}${inner.rest}}` : '';
     }
     const selectors = selectorList(head);
-    const kept = selectors.filter((sel) => !SIZED_COLUMN.test(sel));
+    const kept = selectors.filter((sel) => !classes.some((c) => c.test(sel)));
     if (kept.length === selectors.length) return rule;
     return kept.length ? `${kept.join(',')}${rule.slice(open)}` : '';
   };
@@ -233,9 +247,13 @@ export function rulesNotIn(css: string, base: string): string {
 /**
  * The stylesheet of one theme and component list: @ant-design/icons' base rules (what it would inject), then every
  * rule and CSS variable antd generates for those components, rendered under the theme by
- * @ant-design/static-style-extract.
+ * @ant-design/static-style-extract, but the rules of the opt-in states `leftOut` (`OPT_IN_STATES`).
  */
-export function extractAntdCss(theme: ThemeConfig, components: readonly string[], columnSizes = true): string {
+export function extractAntdCss(
+  theme: ThemeConfig,
+  components: readonly string[],
+  leftOut: readonly string[] = [],
+): string {
   const key = typeof theme.cssVar === 'object' ? theme.cssVar.key : undefined;
   if (!key) throw new Error('the theme needs a fixed cssVar.key, or the app would not find its CSS variables');
   const React = require('react') as typeof import('react');
@@ -276,7 +294,7 @@ export function extractAntdCss(theme: ThemeConfig, components: readonly string[]
     console.warn = warn;
   }
   const own = keepThemeScope(css, key);
-  return `${iconStyles.replace(/\s*\n\s*/g, '')}\n${columnSizes ? own : withoutColumnSizes(own)}\n`;
+  return `${iconStyles.replace(/\s*\n\s*/g, '')}\n${withoutStates(own, leftOut)}\n`;
 }
 
 function versionOf(pkg: string): string {
@@ -319,8 +337,8 @@ function writeKept(dir: string, inputs: unknown, render: () => string): string {
 /** Writes the full stylesheet of a theme and the components `files` use (see `writeKept`); answers its path. */
 export function writeAntdStyles(dir: string, theme: ThemeConfig, files: readonly string[]): string {
   const components = componentsUsed(files, styledExports());
-  const sizes = usesColumnSizes(files);
-  return writeKept(dir, [theme, components, sizes], () => extractAntdCss(theme, components, sizes));
+  const leftOut = statesNotAsked(files);
+  return writeKept(dir, [theme, components, leftOut], () => extractAntdCss(theme, components, leftOut));
 }
 
 /**
@@ -334,9 +352,9 @@ export function writeAntdExtraStyles(
   base: string,
 ): string | undefined {
   const components = componentsUsed(files, styledExports());
-  const sizes = usesColumnSizes(files);
-  const file = writeKept(dir, [theme, components, sizes, fs.readFileSync(base, 'utf8')], () =>
-    rulesNotIn(extractAntdCss(theme, components, sizes), fs.readFileSync(base, 'utf8')),
+  const leftOut = statesNotAsked(files);
+  const file = writeKept(dir, [theme, components, leftOut, fs.readFileSync(base, 'utf8')], () =>
+    rulesNotIn(extractAntdCss(theme, components, leftOut), fs.readFileSync(base, 'utf8')),
   );
   return fs.statSync(file).size > 0 ? file : undefined;
 }
@@ -379,11 +397,11 @@ function writePluginStyles(
   if (!ownTheme) return extra;
   const nested = nestedUnder(theme, ownTheme);
   const components = componentsUsed(files, styledExports());
-  const sizes = usesColumnSizes(files);
+  const leftOut = statesNotAsked(files);
   const known = fs.readFileSync(core, 'utf8') + (extra ? fs.readFileSync(extra, 'utf8') : '');
-  return writeKept(dir, [nested, components, sizes, known], () => {
+  return writeKept(dir, [nested, components, leftOut, known], () => {
     const own = extra ? fs.readFileSync(extra, 'utf8') : '';
-    return own + rulesNotIn(extractAntdCss(nested, components, sizes), known);
+    return own + rulesNotIn(extractAntdCss(nested, components, leftOut), known);
   });
 }
 
