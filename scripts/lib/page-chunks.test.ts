@@ -51,10 +51,9 @@ describe('pageChunks', () => {
   it("lists per page the groups the app loads: frame and header items, the page's chunk, stylesheet and stores", () => {
     const groups: Record<string, string[]> = {
       'antd-root': ['/a/antd.js'],
-      'antd-locale-zh': ['/a/zh.js'],
+      'locale-zh': ['/a/zh.js'],
       'antd-locale-en': ['/a/en.js'],
       dayjs: ['/a/dayjs.js'],
-      'dayjs-zh': ['/a/dayjs-zh.js'],
       'shell-frame': ['/a/vendor.js', '/a/frame.js'],
       'shell-settings': ['/a/vendor.js', '/a/settings.js'],
       bell: ['/a/bell.js'],
@@ -77,7 +76,7 @@ describe('pageChunks', () => {
     const chunks = pageChunks([p], groups);
     expect(chunks.common).toEqual(['/a/antd.js']);
     expect(chunks.locales).toEqual({
-      zh_CN: ['/a/zh.js', '/a/dayjs.js', '/a/dayjs-zh.js'],
+      zh_CN: ['/a/zh.js', '/a/dayjs.js'],
       en_US: ['/a/en.js', '/a/dayjs.js'],
     });
     expect(chunks.settings).toEqual(['/a/vendor.js', '/a/settings.js', '/a/bell.js']);

@@ -120,7 +120,7 @@ export function pageChunks(
   const pluginExtras = (p: { id: string; names: PluginChunkNames }) => [`plugin-${p.id}`, ...p.names.stores];
   return {
     common: files('antd-root'),
-    locales: { zh_CN: files('antd-locale-zh', 'dayjs', 'dayjs-zh'), en_US: files('antd-locale-en', 'dayjs') },
+    locales: { zh_CN: files('locale-zh', 'dayjs'), en_US: files('antd-locale-en', 'dayjs') },
     settings: files('shell-settings', ...header),
     routes: plugins.flatMap((p) =>
       p.names.routes.map((r) => ({

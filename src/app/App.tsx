@@ -109,9 +109,12 @@ function useMessages(registry: Registry, locale: 'zh_CN' | 'en_US', initial?: Lo
   return { loaded, failed };
 }
 
-/** antd's texts (pagination, date picker…) in the app locale, fetched on demand to keep both out of the initial bundle. */
+/**
+ * antd's texts (pagination, date picker…) in the app locale, fetched on demand to keep both out of the initial bundle.
+ * Chinese comes in one file with dayjs's Chinese locale (the same chunk name), which the app loads beside it.
+ */
 const ANTD_LOCALES = {
-  zh_CN: () => import(/* webpackChunkName: "antd-locale-zh" */ 'antd/es/locale/zh_CN'),
+  zh_CN: () => import(/* webpackChunkName: "locale-zh" */ 'antd/es/locale/zh_CN'),
   en_US: () => import(/* webpackChunkName: "antd-locale-en" */ 'antd/es/locale/en_US'),
 };
 
@@ -225,7 +228,7 @@ export const App = observer(function App({
   const pages = useMemo(() => registry.routes.map((r) => [r, lazyLoaded(r.load)] as const), [registry]);
   useEffect(() => {
     // dayjs and its Chinese locale load on demand; pages that format dates load after the messages anyway.
-    const dayjsLocale = locale === 'zh_CN' ? import(/* webpackChunkName: "dayjs-zh" */ 'dayjs/locale/zh-cn') : null;
+    const dayjsLocale = locale === 'zh_CN' ? import(/* webpackChunkName: "locale-zh" */ 'dayjs/locale/zh-cn') : null;
     void Promise.all([import(/* webpackChunkName: "dayjs" */ 'dayjs'), dayjsLocale])
       .then(([{ default: dayjs }]) => dayjs.locale(localeTag(locale, 'dayjs')))
       .catch(() => {});

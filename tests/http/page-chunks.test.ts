@@ -12,7 +12,7 @@ fs.cpSync(path.join(import.meta.dirname, '../fixtures/server/web-dist'), dist, {
 const chunks: PageChunks = {
   common: ['/static/js/async/antd-root.0000aaaa.js'],
   locales: {
-    zh_CN: ['/static/js/async/antd-locale-zh.0000bbbb.js'],
+    zh_CN: ['/static/js/async/locale-zh.0000bbbb.js'],
     en_US: ['/static/js/async/antd-locale-en.0000cccc.js'],
   },
   settings: ['/static/js/async/shell-settings.0000eeee.js'],
@@ -49,7 +49,7 @@ describe("the page names its first render's lazy files (page-chunks.json)", () =
     const { files, nonced } = named(a.text, a.headers.get('content-security-policy')!);
     expect(files).toEqual([
       '/static/js/async/antd-root.0000aaaa.js',
-      '/static/js/async/antd-locale-zh.0000bbbb.js',
+      '/static/js/async/locale-zh.0000bbbb.js',
       '/static/js/async/plugin-login.0000ffff.js',
       '/static/css/async/plugin-login.00001111.css',
     ]);
@@ -65,12 +65,12 @@ describe("the page names its first render's lazy files (page-chunks.json)", () =
     const out = await new Client(s.url).req('GET', '/users/settings/profile');
     expect(named(out.text, out.headers.get('content-security-policy')!).files).toEqual([
       '/static/js/async/antd-root.0000aaaa.js',
-      '/static/js/async/antd-locale-zh.0000bbbb.js',
+      '/static/js/async/locale-zh.0000bbbb.js',
     ]);
     const a = await s.clients.alice.req('GET', '/users/settings/profile');
     expect(named(a.text, a.headers.get('content-security-policy')!).files).toEqual([
       '/static/js/async/antd-root.0000aaaa.js',
-      '/static/js/async/antd-locale-zh.0000bbbb.js',
+      '/static/js/async/locale-zh.0000bbbb.js',
       '/static/js/async/shell-settings.0000eeee.js',
       '/static/js/async/plugin-profile.00002222.js',
     ]);
