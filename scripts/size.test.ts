@@ -33,10 +33,10 @@ describe('size budgets', () => {
 describe('page table', () => {
   it("counts a page's initial and lazy files in the edition's language, once each", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'size-pages-'));
-    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html lang="en-US"><head></head></html>');
+    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html lang="en"><head></head></html>');
     const chunks: PageChunks = {
       common: ['/static/js/async/root.js'],
-      locales: { zh_CN: ['/static/js/async/zh.js'], en_US: [] },
+      locales: { zh_CN: ['/static/js/async/zh.js'], en_US: ['/static/js/async/en.js'] },
       settings: ['/static/js/async/shell.js', '/static/js/async/root.js'],
       routes: [{ path: '/users/login', files: ['/static/js/async/login.js', '/static/css/async/login.css'] }],
       sections: { ssh: ['/static/js/async/ssh.js'] },
@@ -47,14 +47,15 @@ describe('page table', () => {
       row('initial css', '/static/css/index.css', 10),
       row('lazy js', '/static/js/async/root.js', 20),
       row('lazy js', '/static/js/async/zh.js', 1000),
+      row('lazy js', '/static/js/async/en.js', 2000),
       row('lazy js', '/static/js/async/shell.js', 3),
       row('lazy js', '/static/js/async/ssh.js', 4),
       row('lazy js', '/static/js/async/login.js', 5),
       row('lazy css', '/static/css/async/login.css', 6),
     ];
     expect(measurePages(dir, rows)).toEqual([
-      { page: '/users/settings/ssh', scripts: 4, styles: 1, gzip: 137 },
-      { page: '/users/login', scripts: 3, styles: 2, gzip: 141 },
+      { page: '/users/settings/ssh', scripts: 5, styles: 1, gzip: 2137 },
+      { page: '/users/login', scripts: 4, styles: 2, gzip: 2141 },
     ]);
   });
 });
