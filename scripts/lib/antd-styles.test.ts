@@ -240,6 +240,23 @@ describe('opt-in states', () => {
     const full = fs.readFileSync(writeAntdStyles(dir, THEME, [path.join(dir, 'Sized.tsx')]), 'utf8');
     expect(sized.test(full), 'sized columns kept').toBe(true);
   });
+
+  it("gives a plugin that asks for a state the core's sheet left out its rules in the plugin's own sheet", () => {
+    const root = tempDir();
+    const files: Record<string, string> = {
+      'src/app/main.tsx': "import { Button, Form } from 'antd';",
+      [LAZY_CORE_GROUPS['date-picker'][0]]: '',
+      'plugins/a/pages/A.tsx': "import { Form } from 'antd';\nconst f = <Form labelCol={{ span: 6 }} />;",
+    };
+    for (const [f, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+      fs.writeFileSync(path.join(root, f), text);
+    }
+    const sheets = writeEditionStyleSheets(root, path.join(root, 'out'), THEME, ['a']);
+    const sized = OPT_IN_STATES[0].selector;
+    expect(sized.test(fs.readFileSync(sheets.core, 'utf8')), 'not in the core').toBe(false);
+    expect(sized.test(fs.readFileSync(sheets.plugins.a!, 'utf8')), "in the plugin's sheet").toBe(true);
+  });
 });
 
 describe('nestedUnder', () => {

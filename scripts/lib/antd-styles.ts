@@ -9,6 +9,8 @@
 // - a plugin's sheet: the rules its files need that the core's sheet lacks. The generated plugin list gives the
 //   plugin a `styles` loader, and the registry waits for it before any page, section or header item of the plugin;
 // - the date picker's (`@antd-styles/date-picker`), loaded with antd's date picker by src/core/ui/LazyDatePicker.
+// A sheet leaves out the rules of the states its sources never ask for (`OPT_IN_STATES`: sized grid columns, right to
+// left, the dark and the horizontal menu); a plugin that asks gets them in its own sheet.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
