@@ -143,7 +143,7 @@ export default defineConfig({
           // icons every page shows travel together (in parts of at most maxAsyncSize), instead of one small file per
           // combination of pages using them. Eight: the size report's page table (vpc, zh_CN) against twelve: 2–5
           // scripts fewer on every page, 1–7 KB gzip less on ten of its thirteen pages, 9–16 KB more on three (sign-in,
-          // SSO, e-mail). Lower moves more antd into every page (six: sign-in +17 KB for 2 scripts fewer).
+          // SSO, e-mail). Lower moves more antd into every page (six, against eight: sign-in +8 KB for 2 scripts fewer).
           'ui-shared': {
             test: /[\\/]node_modules[\\/]/,
             chunks: 'async',

@@ -72,8 +72,9 @@ export function measurePages(dir: string, rows: SizeRow[]): PageRow[] {
   const chunks = JSON.parse(fs.readFileSync(path.join(dir, 'page-chunks.json'), 'utf8')) as PageChunks;
   const lang = /<html lang="([^"]+)"/.exec(fs.readFileSync(path.join(dir, 'index.html'), 'utf8'))?.[1];
   const locale = (['zh_CN', 'en_US'] as const).find((l) => localeTag(l, 'html') === lang) ?? 'zh_CN';
-  const gzip = new Map(rows.map((r) => [r.file.replace(/^\/?/, '/'), r.gzip]));
-  const initial = rows.filter((r) => r.kind.startsWith('initial')).map((r) => r.file.replace(/^\/?/, '/'));
+  // The manifest's paths and page-chunks.json's are both from the site root (`/static/…`).
+  const gzip = new Map(rows.map((r) => [r.file, r.gzip]));
+  const initial = rows.filter((r) => r.kind.startsWith('initial')).map((r) => r.file);
   const pages = [
     ...Object.keys(chunks.sections).map((key) => ({ page: `/users/settings/${key}`, signedIn: true })),
     ...chunks.routes.map((r) => ({ page: r.path, signedIn: false })),

@@ -32,6 +32,14 @@ function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'antd-styles-'));
 }
 
+/** Writes `files` (path under `root` → text) with their folders. */
+function writeFiles(root: string, files: Record<string, string>): void {
+  for (const [f, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+    fs.writeFileSync(path.join(root, f), text);
+  }
+}
+
 describe('antd styles at build time', () => {
   it('reads the antd values a file uses: names, renamed names, modules by path; not types', () => {
     const source = [
@@ -55,16 +63,14 @@ describe('antd styles at build time', () => {
 
   it("lists a folder's web files, without tests and server halves", () => {
     const root = tempDir();
-    for (const f of [
+    const names = [
       'src/app/main.tsx',
       'src/app/main.test.tsx',
       'plugins/a/pages/A.tsx',
       'plugins/a/server/routes.ts',
       'plugins/b/index.ts',
-    ]) {
-      fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
-      fs.writeFileSync(path.join(root, f), '');
-    }
+    ];
+    writeFiles(root, Object.fromEntries(names.map((f) => [f, ''])));
     expect(webFilesUnder(path.join(root, 'plugins', 'a')).map((f) => path.relative(root, f))).toEqual([
       'plugins/a/pages/A.tsx',
     ]);
@@ -128,10 +134,7 @@ describe('antd styles at build time', () => {
       'plugins/a/pages/A.tsx': "import { Button, Tag } from 'antd';",
       'plugins/b/pages/B.tsx': "import { Form } from 'antd';",
     };
-    for (const [f, text] of Object.entries(files)) {
-      fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
-      fs.writeFileSync(path.join(root, f), text);
-    }
+    writeFiles(root, files);
     const sheets = writeEditionStyleSheets(root, path.join(root, 'out'), THEME, ['a', 'b']);
     const core = fs.readFileSync(sheets.core, 'utf8');
     expect(core).toContain('.ant-btn');
@@ -248,10 +251,7 @@ describe('opt-in states', () => {
       [LAZY_CORE_GROUPS['date-picker'][0]]: '',
       'plugins/a/pages/A.tsx': "import { Form } from 'antd';\nconst f = <Form labelCol={{ span: 6 }} />;",
     };
-    for (const [f, text] of Object.entries(files)) {
-      fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
-      fs.writeFileSync(path.join(root, f), text);
-    }
+    writeFiles(root, files);
     const sheets = writeEditionStyleSheets(root, path.join(root, 'out'), THEME, ['a']);
     const sized = OPT_IN_STATES[0].selector;
     expect(sized.test(fs.readFileSync(sheets.core, 'utf8')), 'not in the core').toBe(false);
