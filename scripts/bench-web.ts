@@ -10,6 +10,9 @@
 //   BENCH_WEB_SAVE=/tmp/lh                 also keep each report (<page>.json) and trace (<page>.trace.json) there
 //   BENCH_WEB_ARTIFACTS=/tmp/art           keep Lighthouse's artifacts of each run (<page>-<run>/) to audit them again
 //   BENCH_WEB_VERBOSE=1                    also print each run's figures (speed index, the observed first paint)
+//   BENCH_WEB_THREAD_TIME=0                leave out the second audit of each run at thread time (the columns "score at
+//                                          thread time": Lighthouse's score of the same trace with each task of the
+//                                          page's thread lasting its thread time, scripts/lib/main-thread.ts)
 //   BENCH_WEB_SHARED_CPU=1                 the browser shares the cores equally with the service, the proxy and Lighthouse
 //   BENCH_WEB_DIRECT=1                     the browser talks to the service itself (plain HTTP/1.1)
 //   BENCH_WEB_BLOCK='*/api/logs'            block requests matching a pattern (what would the page score without them?)
@@ -31,7 +34,7 @@ import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { loadFirstScreenRenderer } from '../server/html/first-screen';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, CJK_FONT } from './lib/chromium';
-import { mainThreadFigures, type TraceEvent } from './lib/main-thread';
+import { atThreadTime, mainThreadFigures, type TraceEvent } from './lib/main-thread';
 import { NGINX, selfSignedCertificate, startNginx } from './lib/nginx';
 import { setTreePriority } from './lib/priority';
 import { createOrg, createUser, installApp } from '../server/services/accounts';
@@ -55,6 +58,8 @@ const PASSWORD = 'Bench#12345';
 /** The nice value of the service, the proxy and Lighthouse while the browser measures (the browser keeps 0). */
 const BACKGROUND_NICE = 10;
 const sharedCpu = !!process.env.BENCH_WEB_SHARED_CPU;
+/** Each run is audited a second time at thread time (BENCH_WEB_THREAD_TIME=0 leaves that out). */
+const quietAudit = process.env.BENCH_WEB_THREAD_TIME !== '0';
 
 /** One page's figures. */
 interface Row {
@@ -64,6 +69,8 @@ interface Row {
   tbt: number;
   /** Blocking of the same tasks by their thread time (scripts/lib/main-thread.ts): the page's own work. */
   cpuTbt: number;
+  /** Lighthouse's score and TBT for the same run audited at thread time (`atThreadTime`): the page on an idle host. */
+  quiet?: { score: number; tbt: number };
   fcp: number;
   /** Speed index: Lighthouse weighs in the speed of the real (unthrottled) paints, 1.4× the observed one. */
   si: number;
@@ -73,6 +80,8 @@ interface Row {
   requests: number;
   /** The lowest and highest score of the page's runs (the row is the median run's). */
   scoreRange?: [number, number];
+  /** The same for the runs audited at thread time. */
+  quietRange?: [number, number];
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -159,6 +168,9 @@ async function main(): Promise<void> {
           await browser.setCookie(...signedInCookies);
           await browser.disconnect();
         }
+        // Lighthouse's own artifacts (trace, devtools log) of the run: `lighthouse -A=<dir>` audits them again, same
+        // figures. Kept where BENCH_WEB_ARTIFACTS says, else for this run's audit at thread time only.
+        const runDir = artifacts ? `${artifacts}/${key}-${i + 1}` : path.join(dataDir, `lh-${key}-${i + 1}`);
         const result = await lighthouse(
           `${base}${page.path}`,
           {
@@ -166,10 +178,8 @@ async function main(): Promise<void> {
             output: 'json',
             logLevel: 'error',
             onlyCategories: ['performance'],
-            // Lighthouse's own artifacts (trace, devtools log): `lighthouse -A=<dir>` audits them again, same figures.
-            ...(artifacts
-              ? { gatherMode: `${artifacts}/${key}-${i + 1}`, auditMode: `${artifacts}/${key}-${i + 1}` }
-              : {}),
+            gatherMode: runDir,
+            auditMode: runDir,
             ...(process.env.BENCH_WEB_BLOCK ? { blockedUrlPatterns: [process.env.BENCH_WEB_BLOCK] } : {}),
           },
           undefined,
@@ -184,6 +194,11 @@ async function main(): Promise<void> {
           if (trace)
             fs.writeFileSync(path.join(process.env.BENCH_WEB_SAVE, `${key}.trace.json`), JSON.stringify(trace));
         }
+        // The browser is done with: the audit at thread time takes the cores now, not during a measurement.
+        await chrome.kill();
+        chrome = undefined;
+        const quiet = quietAudit ? await auditAtThreadTime(runDir, page.path) : undefined;
+        if (!artifacts) fs.rmSync(runDir, { recursive: true, force: true });
         const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
         const finalPath = new URL(lhr.finalDisplayedUrl).pathname;
         if (finalPath !== page.path) throw new Error(`${page.path} ended at ${finalPath} (not signed in?)`);
@@ -198,18 +213,28 @@ async function main(): Promise<void> {
           observedFcp: observed(lhr, 'observedFirstContentfulPaint'),
           bytes: audit('total-byte-weight'),
           requests: (lhr.audits['network-requests']?.details as { items?: unknown[] } | undefined)?.items?.length ?? 0,
+          quiet,
         });
         if (process.env.BENCH_WEB_VERBOSE) {
           const s = samples[samples.length - 1];
           console.log(
             `  run ${i + 1}: score ${s.score.toFixed(2)}  FCP ${ms(s.fcp)} (observed ${ms(s.observedFcp)})  ` +
-              `SI ${ms(s.si)}  TBT ${Math.round(s.tbt)} ms`,
+              `SI ${ms(s.si)}  TBT ${Math.round(s.tbt)} ms` +
+              (s.quiet ? `  at thread time: score ${s.quiet.score.toFixed(2)}, TBT ${Math.round(s.quiet.tbt)} ms` : ''),
           );
         }
       }
       const pick = samples.find((s) => s.score === median(samples.map((x) => x.score)))!;
       const scores = samples.map((x) => x.score);
-      rows.push({ ...pick, scoreRange: [Math.min(...scores), Math.max(...scores)] });
+      const quietRuns = samples.flatMap((x) => (x.quiet ? [x.quiet] : []));
+      const quietScores = quietRuns.map((q) => q.score);
+      rows.push({
+        ...pick,
+        scoreRange: [Math.min(...scores), Math.max(...scores)],
+        // The median of the runs audited at thread time (its own median: not necessarily the same run's).
+        quiet: quietRuns.find((q) => q.score === median(quietScores)),
+        quietRange: quietScores.length ? [Math.min(...quietScores), Math.max(...quietScores)] : undefined,
+      });
       console.log(
         `${key.padEnd(14)} score ${pick.score.toFixed(2)}  FCP ${ms(pick.fcp)}  LCP ${ms(pick.lcp)}  SI ${ms(pick.si)}  ` +
           `TBT ${Math.round(pick.tbt)} ms (${Math.round(pick.cpuTbt)} by thread time)  ` +
@@ -220,15 +245,24 @@ async function main(): Promise<void> {
       `\nLighthouse ${process.env.npm_package_devDependencies_lighthouse ?? ''} mobile, edition ${edition}, ${transport}`,
     );
     // "by thread time": the same tasks' blocking had the page had the cores to itself (scripts/lib/main-thread.ts).
+    // "at thread time": Lighthouse's score of the same runs with each task at its thread time (atThreadTime).
+    const quietCols = quietAudit ? ' score at thread time | its scores | its TBT |' : '';
     console.log(
-      `| page | score (median of ${runs}) | scores | FCP | LCP | TBT | TBT by thread time | transferred | requests |`,
+      `| page | score (median of ${runs}) | scores | FCP | LCP | TBT | TBT by thread time | transferred | requests |` +
+        quietCols,
     );
-    console.log('|---|---|---|---|---|---|---|---|---|');
+    console.log(`|---|---|---|---|---|---|---|---|---|${quietAudit ? '---|---|---|' : ''}`);
     for (const r of rows) {
+      const quiet = r.quiet
+        ? ` ${r.quiet.score.toFixed(2)} | ${range(r.quietRange)} | ${Math.round(r.quiet.tbt)} ms |`
+        : quietAudit
+          ? ' | | |'
+          : '';
       console.log(
         `| ${r.page} | ${r.score.toFixed(2)} | ${range(r.scoreRange)} | ${ms(r.fcp)} | ${ms(r.lcp)} | ${Math.round(r.tbt)} ms | ` +
           `${Math.round(r.cpuTbt)} ms | ` +
-          `${(r.bytes / 1024).toFixed(0)} KB | ${r.requests} |`,
+          `${(r.bytes / 1024).toFixed(0)} KB | ${r.requests} |` +
+          quiet,
       );
     }
     const floor = Number(process.env.BENCH_WEB_MIN_SCORE ?? 0);
@@ -267,6 +301,48 @@ function observed(lhr: { audits: Record<string, { details?: unknown }> }, key: s
   const items = (lhr.audits.metrics?.details as { items?: Record<string, unknown>[] } | undefined)?.items;
   const v = items?.[0]?.[key];
   return typeof v === 'number' ? v : NaN;
+}
+
+/**
+ * Audits a run's artifacts again with every task of the page's main thread at its thread time (a copy: the artifacts
+ * stay as recorded). Undefined when the trace does not show the page's document.
+ */
+async function auditAtThreadTime(
+  runDir: string,
+  pagePath: string,
+): Promise<{ score: number; tbt: number } | undefined> {
+  const traceFile = fs.readdirSync(runDir).find((f) => f.endsWith('.trace.json'));
+  if (!traceFile) return undefined;
+  const trace = JSON.parse(fs.readFileSync(path.join(runDir, traceFile), 'utf8')) as
+    { traceEvents: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(trace) ? trace : trace.traceEvents;
+  const quiet = atThreadTime(events, pagePath);
+  if (!quiet) return undefined;
+  const dir = `${runDir}-thread-time`;
+  fs.mkdirSync(dir, { recursive: true });
+  try {
+    for (const f of fs.readdirSync(runDir)) {
+      if (f !== traceFile) fs.copyFileSync(path.join(runDir, f), path.join(dir, f));
+    }
+    fs.writeFileSync(
+      path.join(dir, traceFile),
+      JSON.stringify(Array.isArray(trace) ? quiet : { ...trace, traceEvents: quiet }),
+    );
+    const result = await lighthouse(undefined, {
+      auditMode: dir,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+    });
+    const lhr = result?.lhr;
+    if (!lhr) return undefined;
+    return {
+      score: lhr.categories.performance.score ?? 0,
+      tbt: lhr.audits['total-blocking-time']?.numericValue ?? NaN,
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Signs the bench user in and answers its session cookie (`name=value`). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mainThreadFigures, type TraceEvent } from './main-thread';
+import { atThreadTime, mainThreadFigures, type TraceEvent } from './main-thread';
 
 const PAGE = { pid: 7, tid: 1 };
 const task = (ts: number, durMs: number, tdurMs: number, where = PAGE): TraceEvent => ({
@@ -39,5 +39,29 @@ describe('mainThreadFigures', () => {
         '/users/login',
       ),
     ).toBeUndefined();
+  });
+});
+
+describe('atThreadTime', () => {
+  it("squeezes each of the page's main-thread tasks, and what ran inside it, into its thread time", () => {
+    const inside: TraceEvent = { name: 'FunctionCall', ph: 'X', ts: 35_000, dur: 8_000, ...PAGE };
+    const mark: TraceEvent = { name: 'TimerInstall', ph: 'I', ts: 50_000, ...PAGE };
+    const quiet = atThreadTime([...trace, inside, mark], '/users/login')!;
+    const waited = quiet.find((e) => e.name === 'RunTask' && e.ts === 20_000)!;
+    // 30 ms of wall time, 2 of thread time: the task lasts 2 ms and its contents keep their places in proportion.
+    expect(waited.dur).toBe(2_000);
+    expect(quiet.find((e) => e.name === 'FunctionCall')).toMatchObject({ ts: 21_000, dur: 8_000 / 15 });
+    expect(quiet.find((e) => e.name === 'TimerInstall')!.ts).toBe(20_000 + 30_000 / 15);
+    // A task that used its wall time, other threads and processes, and what lies between tasks, stay as recorded.
+    for (const e of trace.filter((x) => x.ts !== 20_000)) expect(quiet).toContainEqual(e);
+    expect(mainThreadFigures(quiet, '/users/login')).toEqual({
+      wallBlockingMs: 4 * 20 - 50,
+      cpuBlockingMs: 4 * 20 - 50,
+      cpuMs: 2 + 20 + 10,
+    });
+  });
+
+  it('answers nothing for a trace without the document', () => {
+    expect(atThreadTime(trace, '/users/settings')).toBeUndefined();
   });
 });

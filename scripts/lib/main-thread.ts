@@ -31,12 +31,16 @@ export interface MainThreadFigures {
 const SLOWDOWN = 4;
 const BLOCKING_AFTER_MS = 50;
 
-/** The figures for the document at `path`, or undefined when the trace does not show it painted. */
-export function mainThreadFigures(events: readonly TraceEvent[], path: string): MainThreadFigures | undefined {
-  // The renderer thread that parsed the page's document.
-  const parse = events.find(
+/** The renderer thread that parsed the document at `path` (its ParseHTML event), if the trace has it. */
+function documentParse(events: readonly TraceEvent[], path: string): TraceEvent | undefined {
+  return events.find(
     (e) => e.name === 'ParseHTML' && (e.args?.beginData?.url ?? e.args?.data?.url ?? '').includes(path),
   );
+}
+
+/** The figures for the document at `path`, or undefined when the trace does not show it painted. */
+export function mainThreadFigures(events: readonly TraceEvent[], path: string): MainThreadFigures | undefined {
+  const parse = documentParse(events, path);
   if (!parse) return undefined;
   const fcp = events.find((e) => e.name === 'firstContentfulPaint' && e.pid === parse.pid && e.ts >= parse.ts);
   if (!fcp) return undefined;
@@ -50,4 +54,48 @@ export function mainThreadFigures(events: readonly TraceEvent[], path: string): 
     figures.cpuMs += cpu;
   }
   return figures;
+}
+
+/**
+ * The same trace as if the page had had a core to itself: each task of the page's main thread (the one that parsed
+ * the document at `path`) lasts its thread time instead of its wall time, and what happened inside it is squeezed
+ * into that time proportionally; every other thread, and the time between tasks, stay as recorded. Lighthouse
+ * re-simulates from the trace, so auditing this copy answers the score of the page's own work on an idle machine
+ * (thread time leaves out real waits too, a lock or a sync call: it is the bound from below, the recorded trace the
+ * one from above). Undefined when the trace does not show the document.
+ */
+export function atThreadTime(events: readonly TraceEvent[], path: string): TraceEvent[] | undefined {
+  const parse = documentParse(events, path);
+  if (!parse) return undefined;
+  const onThread = (e: TraceEvent) => e.pid === parse.pid && e.tid === parse.tid;
+  const tasks = events
+    .filter((e) => onThread(e) && e.name === 'RunTask' && e.ph === 'X' && e.tdur !== undefined && e.dur)
+    .sort((a, b) => a.ts - b.ts);
+  // Tasks do not nest: an event belongs to the last task that started at or before it, if it ended after.
+  const starts = tasks.map((t) => t.ts);
+  const taskOf = (ts: number) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    let at = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid] <= ts) {
+        at = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    const task = at < 0 ? undefined : tasks[at];
+    return task && ts <= task.ts + (task.dur ?? 0) ? task : undefined;
+  };
+  return events.map((e) => {
+    if (!onThread(e)) return e;
+    const task = taskOf(e.ts);
+    if (!task || !task.dur || task.tdur === undefined || task.tdur >= task.dur) return e;
+    const factor = task.tdur / task.dur;
+    return {
+      ...e,
+      ts: task.ts + (e.ts - task.ts) * factor,
+      ...(e.dur === undefined ? {} : { dur: e.dur * factor }),
+    };
+  });
 }
