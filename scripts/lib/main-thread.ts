@@ -68,10 +68,15 @@ export function atThreadTime(events: readonly TraceEvent[], path: string): Trace
   const parse = documentParse(events, path);
   if (!parse) return undefined;
   const onThread = (e: TraceEvent) => e.pid === parse.pid && e.tid === parse.tid;
-  const tasks = events
-    .filter((e) => onThread(e) && e.name === 'RunTask' && e.ph === 'X' && e.tdur !== undefined && e.dur)
-    .sort((a, b) => a.ts - b.ts);
-  // Tasks do not nest: an event belongs to the last task that started at or before it, if it ended after.
+  // The top-level tasks (a nested run loop's task is part of the one it ran in); an event belongs to the last of them
+  // that started at or before it, if that one had not ended.
+  const tasks: TraceEvent[] = [];
+  for (const e of events
+    .filter((x) => onThread(x) && x.name === 'RunTask' && x.ph === 'X' && x.tdur !== undefined && x.dur)
+    .sort((a, b) => a.ts - b.ts)) {
+    const last = tasks[tasks.length - 1];
+    if (!last || e.ts > last.ts + (last.dur ?? 0)) tasks.push(e);
+  }
   const starts = tasks.map((t) => t.ts);
   const taskOf = (ts: number) => {
     let lo = 0;
