@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { pageChunkFiles } from '../server/html/page-chunks';
-import { localeTag } from '../schemas/locale';
+import { normalizeLocale } from '../server/i18n';
 import type { PageChunks } from '../schemas/page-chunks';
 
 /**
@@ -71,7 +71,7 @@ export interface PageRow {
 export function measurePages(dir: string, rows: SizeRow[]): PageRow[] {
   const chunks = JSON.parse(fs.readFileSync(path.join(dir, 'page-chunks.json'), 'utf8')) as PageChunks;
   const lang = /<html lang="([^"]+)"/.exec(fs.readFileSync(path.join(dir, 'index.html'), 'utf8'))?.[1];
-  const locale = (['zh_CN', 'en_US'] as const).find((l) => localeTag(l, 'html') === lang) ?? 'zh_CN';
+  const locale = normalizeLocale(lang) ?? 'zh_CN';
   // The manifest's paths and page-chunks.json's are both from the site root (`/static/…`).
   const gzip = new Map(rows.map((r) => [r.file, r.gzip]));
   const initial = rows.filter((r) => r.kind.startsWith('initial')).map((r) => r.file);
