@@ -1,7 +1,8 @@
 /** Static type of an edition manifest after loading (defaults applied); mirrors edition.schema.json. */
+import type { SupportedLocale } from './locale';
 
 /** The two languages every user-visible string exists in. */
-export type Locale = 'zh_CN' | 'en_US';
+export type Locale = SupportedLocale;
 
 /** A text given in both languages. */
 export type Localized = Record<Locale, string>;

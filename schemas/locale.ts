@@ -3,8 +3,11 @@
 /** The cookie that records the chosen language; read first by the web app and the service, set by both. */
 export const LOCALE_COOKIE = 'ak_user_locale';
 
-/** The two locales the product speaks (the same union as the edition manifest's `Locale`). */
-export type SupportedLocale = 'zh_CN' | 'en_US';
+/** The two locales the product speaks, in the order a language menu lists them. */
+export const SUPPORTED_LOCALES = ['zh_CN', 'en_US'] as const;
+
+/** One of them (the same union as the edition manifest's `Locale`). */
+export type SupportedLocale = (typeof SUPPORTED_LOCALES)[number];
 
 /**
  * Where a tag is used: `bcp47` for Intl, react-intl and Accept-Language (`zh-CN` / `en-US`), `html` for the

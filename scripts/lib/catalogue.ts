@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EditionBuildPaths } from './edition-build';
+import { SUPPORTED_LOCALES } from '../../schemas/locale';
 import { compileCatalogue } from './compile-messages';
-
-/** The two languages a catalogue is written in. */
-const LOCALES = ['zh_CN', 'en_US'] as const;
 
 /**
  * Writes `catalogue.<locale>.json` into an edition's output: the core's, the shell's and the bundled plugins'
@@ -13,7 +11,7 @@ const LOCALES = ['zh_CN', 'en_US'] as const;
  * the first render); the app still loads a switched-to language.
  */
 export function writeCatalogues(paths: EditionBuildPaths, outDir: string, plugins: readonly string[]): void {
-  for (const locale of LOCALES) {
+  for (const locale of SUPPORTED_LOCALES) {
     const sources = [
       path.join(paths.root, 'src/core/messages', `${locale}.json`),
       path.join(paths.root, 'src/shell/messages', `${locale}.json`),

@@ -1,11 +1,11 @@
 import { en_US, type CoreCode } from './en_US';
 import { zh_CN } from './zh_CN';
-import { LOCALE_COOKIE } from '../../schemas/locale';
+import { LOCALE_COOKIE, type SupportedLocale } from '../../schemas/locale';
 
 export type { CoreCode } from './en_US';
 
 /** The two languages the service answers in. */
-export type ServerLocale = 'zh_CN' | 'en_US';
+export type ServerLocale = SupportedLocale;
 
 /**
  * Error codes contributed by plugin server slices, keyed by plugin id. Each `plugins/<id>/server/messages.ts`

@@ -12,6 +12,7 @@ import {
 } from 'react';
 import { createIntl, IntlProvider } from 'react-intl';
 import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import type { SupportedLocale } from '../../schemas/locale';
 import { SETTINGS_HOME, settingsSectionKey } from '../../schemas/page-paths';
 import { AccessContext } from '../core/access';
 import { localeTag } from '../core/i18n/locale';
@@ -84,12 +85,12 @@ const FRAME_MESSAGES = {
 
 /** A catalogue and the language it is in. */
 export interface LoadedMessages {
-  locale: 'zh_CN' | 'en_US';
+  locale: SupportedLocale;
   messages: MessageCatalogue;
 }
 
 /** Every message of the app locale, loaded on demand; the previous locale's stay shown while a switch loads. */
-function useMessages(registry: Registry, locale: 'zh_CN' | 'en_US', initial?: LoadedMessages) {
+function useMessages(registry: Registry, locale: SupportedLocale, initial?: LoadedMessages) {
   // The page's own catalogue (put there by the service) renders at once; another language still loads.
   const [loaded, setLoaded] = useState<LoadedMessages | undefined>(initial);
   const [failed, setFailed] = useState(false);
@@ -123,7 +124,7 @@ const ANTD_LOCALES = {
  * defaults then); the app waits for it, so antd's components do not render twice at start-up (every one of them
  * would render again when the texts arrived). A switch keeps the previous texts until the new ones arrive.
  */
-function useAntdLocale(locale: 'zh_CN' | 'en_US', initial?: AntdLocaleTexts): { texts?: AntdLocale; ready: boolean } {
+function useAntdLocale(locale: SupportedLocale, initial?: AntdLocaleTexts): { texts?: AntdLocale; ready: boolean } {
   const [state, setState] = useState<{ texts?: AntdLocale; ready: boolean }>(() =>
     initial?.locale === locale ? { texts: initial.texts, ready: true } : { ready: false },
   );
@@ -143,7 +144,7 @@ function useAntdLocale(locale: 'zh_CN' | 'en_US', initial?: AntdLocaleTexts): { 
 
 /** antd's texts of one language, loaded before the app renders (a server-rendered page hydrates with them). */
 export interface AntdLocaleTexts {
-  locale: 'zh_CN' | 'en_US';
+  locale: SupportedLocale;
   texts: AntdLocale;
 }
 
@@ -151,7 +152,7 @@ export interface AntdLocaleTexts {
  * Loads antd's texts of `locale`. start.tsx asks before the first render: the app renders nothing until they are
  * there (a server-rendered page hydrates with them), so asking from its effect would add a round trip.
  */
-export async function loadAntdLocale(locale: 'zh_CN' | 'en_US'): Promise<AntdLocaleTexts> {
+export async function loadAntdLocale(locale: SupportedLocale): Promise<AntdLocaleTexts> {
   return { locale, texts: (await ANTD_LOCALES[locale]()).default };
 }
 

@@ -9,6 +9,7 @@ import { enableStaticRendering } from 'mobx-react-lite';
 import type { ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
+import { SUPPORTED_LOCALES } from '../../schemas/locale';
 import { setPaintedNow, setShownZone } from '../core/i18n/format';
 import type { PageConfig } from '../core/page-config';
 import { createRegistry, type MessageCatalogue } from '../core/plugin';
@@ -43,7 +44,7 @@ export async function warmUp(paths: readonly string[]): Promise<void> {
   await Promise.all([
     ...paths.map((path) => preloadRoute(registry, path, { signedIn: true })),
     ...Object.values(registry.stores).map((load) => load().catch(() => {})),
-    ...(['zh_CN', 'en_US'] as const).map((locale) => loadAntdLocale(locale).catch(() => {})),
+    ...SUPPORTED_LOCALES.map((locale) => loadAntdLocale(locale).catch(() => {})),
   ]);
 }
 

@@ -3,14 +3,13 @@ import { Avatar, Button, Dropdown, Space } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { Component, Suspense, useContext, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { SUPPORTED_LOCALES } from '../../schemas/locale';
 import { edition, type Locale } from '../core/edition';
 import { RegistryContext, type HeaderItem } from '../core/plugin';
 import { useStores } from '../core/stores/root';
 import { lazyLoaded } from '../core/ui/lazyLoaded';
 import { AppSwitcher } from './AppSwitcher';
 import { currentPath, logoutUrl, switchOrganizationUrl } from './links';
-
-const LOCALES: Locale[] = ['zh_CN', 'en_US'];
 
 export { logoutUrl, switchOrganizationUrl } from './links';
 
@@ -140,7 +139,7 @@ export const TopBar = observer(function TopBar({ headerItems: given }: TopBarPro
           menu={{
             selectable: true,
             selectedKeys: [session.locale],
-            items: LOCALES.map((l) => ({ key: l, label: <FormattedMessage id={`shell.language.${l}`} /> })),
+            items: SUPPORTED_LOCALES.map((l) => ({ key: l, label: <FormattedMessage id={`shell.language.${l}`} /> })),
             onClick: ({ key }) => session.setLocale(key as Locale),
           }}
         >
