@@ -21,3 +21,10 @@ export const SUBMIT_PENDING_ATTR = 'data-submit-pending';
  * the app presses it again once it has. Links, labels and fields one types into need no app: left to the browser.
  */
 export const CLICK_PENDING_ATTR = 'data-click-pending';
+
+/**
+ * Set on the element a press began on (the main button went down) before the app took over, while its click has not
+ * come: when the press ends after the app took over, the app presses that element again as a whole, in place of the
+ * click that ends it (a select opens on mousedown, which only the page saw).
+ */
+export const PRESS_PENDING_ATTR = 'data-press-pending';

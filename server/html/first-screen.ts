@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
-import { CLICK_PENDING_ATTR, HYDRATED_ATTR, STYLE_KEY_ATTR, SUBMIT_PENDING_ATTR } from '../../schemas/first-screen';
+import {
+  CLICK_PENDING_ATTR,
+  HYDRATED_ATTR,
+  PRESS_PENDING_ATTR,
+  STYLE_KEY_ATTR,
+  SUBMIT_PENDING_ATTR,
+} from '../../schemas/first-screen';
 import { pagePath } from '../../schemas/page-paths';
 import { serverRendererFile } from '../../schemas/server-renderer';
 import type { PageConfig } from './render';
@@ -262,7 +268,8 @@ const PRELOADS_PER_TASK = 3;
  * would otherwise hold the first paint on a slow phone), and holds any form submitted before the app took over
  * (a plain submit would send the password in the URL) until the app submits it again; the last click on something
  * only the app can act on (a tab, a button, a select's read-only combobox: not a link, a label or a field one types
- * into) is clicked again then too. The scripts are fetched first (preloads), and run only once all of them are
+ * into) is clicked again then too, and a press on such a thing that began before and ends after is completed by the
+ * app (src/app/handover.ts). The scripts are fetched first (preloads), and run only once all of them are
  * there, in the order the page named them (`async = false`): the browser compiles each script on another thread
  * while it arrives, and a script run before that compile is done holds the page's thread until it is (lib-react:
  * 47 ms of a 53 ms task on a busy two-core machine, 11 ms of it work). The app cannot start before its last script
@@ -272,8 +279,11 @@ export function lateScriptLoader(scripts: string[]): string {
   return `(function(){var d=document,s=${JSON.stringify(scripts).replace(/</g, '\\u003c')},n=d.currentScript.nonce,done=0;
 function held(e){var c=d.getElementById('container');return c&&!c.hasAttribute('${HYDRATED_ATTR}')&&c.contains(e.target)}
 d.addEventListener('submit',function(e){if(held(e)){e.preventDefault();e.target.setAttribute('${SUBMIT_PENDING_ATTR}','')}},true);
-d.addEventListener('click',function(e){if(!held(e)||!(e.target instanceof Element)||e.target.closest('a[href],label,textarea,select,input:not([readonly]):not([role=combobox]),[type=submit]'))return;
-var p=d.querySelector('[${CLICK_PENDING_ATTR}]');if(p)p.removeAttribute('${CLICK_PENDING_ATTR}');e.target.setAttribute('${CLICK_PENDING_ATTR}','')},true);
+function clear(a){var p=d.querySelector('['+a+']');if(p)p.removeAttribute(a)}
+function mark(e,a){if(!held(e)||!(e.target instanceof Element)||e.target.closest('a[href],label,textarea,select,input:not([readonly]):not([role=combobox]),[type=submit]'))return;
+clear(a);if(a==='${CLICK_PENDING_ATTR}')clear('${PRESS_PENDING_ATTR}');e.target.setAttribute(a,'')}
+d.addEventListener('click',function(e){mark(e,'${CLICK_PENDING_ATTR}')},true);
+d.addEventListener('mousedown',function(e){if(e.button===0)mark(e,'${PRESS_PENDING_ATTR}')},true);
 function add(i){for(var j=i;j<s.length&&j<i+${SCRIPTS_PER_TASK};j++){var e=d.createElement('script');e.src=s[j];e.async=false;e.nonce=n;d.head.appendChild(e)}if(j<s.length)setTimeout(add,0,j)}
 function go(){if(done)return;done=1;var k=d.createElement('link');if(!(k.relList&&k.relList.supports&&k.relList.supports('preload')))return add(0);var left=s.length;function one(){if(--left===0)setTimeout(add,0,0)}pre(0);
 function pre(i){for(var j=i;j<s.length&&j<i+${PRELOADS_PER_TASK};j++){var l=d.createElement('link');l.rel='preload';l.as='script';l.href=s[j];l.nonce=n;l.onload=l.onerror=one;d.head.appendChild(l)}if(j<s.length)setTimeout(pre,0,j)}}

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   CLICK_PENDING_ATTR,
   HYDRATED_ATTR,
+  PRESS_PENDING_ATTR,
   STYLE_KEY_ATTR,
   STYLE_SHEET_ID,
   SUBMIT_PENDING_ATTR,
@@ -95,6 +96,42 @@ describe('completeHandover', () => {
     for (const type of ['mousedown', 'mouseup', 'click']) root.addEventListener(type, () => presses.push(type));
     completeHandover(root);
     await vi.waitFor(() => expect(presses).toEqual(['mousedown', 'mouseup', 'click']));
+  });
+
+  it('completes a press that began before the app took over and ends after it, as a whole press', async () => {
+    const root = container(`<input id="lang" role="combobox" readonly ${PRESS_PENDING_ATTR}><div id="other"></div>`);
+    const lang = document.getElementById('lang')!;
+    const seen: string[] = [];
+    for (const type of ['mousedown', 'mouseup', 'click']) root.addEventListener(type, () => seen.push(type));
+    completeHandover(root);
+    expect(root.querySelector(`[${PRESS_PENDING_ATTR}]`)).toBeNull();
+    // The visitor lets go: the app sees the whole press (a select opens on its mousedown), not the click alone.
+    const ending = new MouseEvent('click', { bubbles: true, cancelable: true });
+    lang.dispatchEvent(ending);
+    expect(ending.defaultPrevented).toBe(true);
+    await vi.waitFor(() => expect(seen).toEqual(['mousedown', 'mouseup', 'click']));
+    // Once: the next click is the visitor's own.
+    lang.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(seen).toEqual(['mousedown', 'mouseup', 'click', 'click']);
+  });
+
+  it('lets a press go that ends elsewhere or is followed by a new one', async () => {
+    for (const first of ['click on another element', 'new press'] as const) {
+      const root = container(`<input id="lang" role="combobox" readonly ${PRESS_PENDING_ATTR}><div id="other"></div>`);
+      const seen: string[] = [];
+      for (const type of ['mousedown', 'click'])
+        root.addEventListener(type, (e) => seen.push(`${type} ${(e.target as Element).id}`));
+      completeHandover(root);
+      if (first === 'click on another element')
+        document.getElementById('other')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      else document.getElementById('lang')!.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
+      document.getElementById('lang')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(seen, first).toEqual(
+        first === 'new press' ? ['mousedown lang', 'click lang'] : ['click other', 'click lang'],
+      );
+    }
   });
 
   it('does nothing a second time: no second submit, click or input event', async () => {

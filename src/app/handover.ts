@@ -4,6 +4,7 @@
 import {
   CLICK_PENDING_ATTR,
   HYDRATED_ATTR,
+  PRESS_PENDING_ATTR,
   STYLE_KEY_ATTR,
   STYLE_SHEET_ID,
   SUBMIT_PENDING_ATTR,
@@ -34,7 +35,8 @@ const nativeValue = (el: HTMLInputElement | HTMLTextAreaElement) =>
 /**
  * Hands the first screen over to the hydrated app: text typed into its fields before the app was there reaches the
  * app's form state (an input event the app sees as a change), and so do files picked (a change event); then a form
- * submitted meanwhile is submitted again and the last thing clicked (a tab, a button) is clicked again.
+ * submitted meanwhile is submitted again, the last thing clicked (a tab, a button) is clicked again, and a press
+ * still going on is completed when it ends.
  */
 export function completeHandover(container: HTMLElement): void {
   if (container.hasAttribute(HYDRATED_ATTR)) return;
@@ -64,14 +66,59 @@ export function completeHandover(container: HTMLElement): void {
   const clicked = container.querySelector<HTMLElement>(`[${CLICK_PENDING_ATTR}]`);
   if (clicked) {
     clicked.removeAttribute(CLICK_PENDING_ATTR);
-    // The whole press, not only the click: some controls act on mousedown (a select opens there). Once the app is
-    // idle: right after the hydration a select still ignores a press (its open state settles in the renders its
-    // effects start; a press 50 ms after the commit was lost, one 100 ms after or at idle time opened it).
-    const press = () => {
-      for (const type of ['mousedown', 'mouseup', 'click'])
-        clicked.dispatchEvent(new MouseEvent(type, { bubbles: true, cancelable: true, view: window, button: 0 }));
-    };
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(press, { timeout: 1000 });
-    else setTimeout(press, 200);
+    pressAgain(clicked);
   }
+  const pressed = container.querySelector<HTMLElement>(`[${PRESS_PENDING_ATTR}]`);
+  if (pressed) {
+    pressed.removeAttribute(PRESS_PENDING_ATTR);
+    completePress(pressed);
+  }
+}
+
+/** True while the handover presses an element again (its events are not the visitor's). */
+let replaying = false;
+
+/**
+ * Presses `el` again as a whole, not only clicks it: some controls act on mousedown (a select opens there). Once the
+ * app is idle: right after the hydration a select still ignores a press (its open state settles in the renders its
+ * effects start; a press 50 ms after the commit was lost, one 100 ms after or at idle time opened it).
+ */
+function pressAgain(el: HTMLElement): void {
+  const press = () => {
+    replaying = true;
+    try {
+      for (const type of ['mousedown', 'mouseup', 'click'])
+        el.dispatchEvent(new MouseEvent(type, { bubbles: true, cancelable: true, view: window, button: 0 }));
+    } finally {
+      replaying = false;
+    }
+  };
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(press, { timeout: 1000 });
+  else setTimeout(press, 200);
+}
+
+/**
+ * A press that began on `el` before the app took over and has not ended: the app saw no mousedown, so the click that
+ * ends it would not open a select. That click is held from the app and `el` pressed again as a whole; a click that
+ * ends elsewhere (the pointer was dragged away) or a new press lets it go.
+ */
+function completePress(el: HTMLElement): void {
+  const doc = el.ownerDocument;
+  const done = () => {
+    doc.removeEventListener('click', onClick, true);
+    doc.removeEventListener('mousedown', onMouseDown, true);
+  };
+  const onMouseDown = () => {
+    if (!replaying) done();
+  };
+  function onClick(e: MouseEvent) {
+    if (replaying) return;
+    done();
+    if (!(e.target instanceof Node) || !el.contains(e.target)) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    pressAgain(el);
+  }
+  doc.addEventListener('click', onClick, true);
+  doc.addEventListener('mousedown', onMouseDown, true);
 }
