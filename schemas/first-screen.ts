@@ -13,6 +13,13 @@ export const STYLE_SHEET_ID = 'first-screen-styles';
 /** Set on `#container` once the app took the server's first screen over (hydrated it). */
 export const HYDRATED_ATTR = 'data-hydrated';
 
+/**
+ * Set on `#container` when the app starts hydrating the first screen. From then on React hydrates at once the part a
+ * visitor acts on and hands it the event, so the page no longer holds submits or records clicks: it would have them
+ * done twice (a wizard's "Next" pressed then asked two puzzles).
+ */
+export const HYDRATING_ATTR = 'data-hydrating';
+
 /** Set on a form submitted before the app took over; the app submits it again once it has. */
 export const SUBMIT_PENDING_ATTR = 'data-submit-pending';
 
@@ -23,8 +30,8 @@ export const SUBMIT_PENDING_ATTR = 'data-submit-pending';
 export const CLICK_PENDING_ATTR = 'data-click-pending';
 
 /**
- * Set on the element a press began on (the main button went down) before the app took over, while its click has not
- * come: when the press ends after the app took over, the app presses that element again as a whole, in place of the
- * click that ends it (a select opens on mousedown, which only the page saw).
+ * Set on the element a press began on (the main button went down) before the app started hydrating, while its click
+ * has not come: when the press ends after that, the app presses that element again as a whole, in place of the click
+ * that ends it (a select opens on mousedown, which only the page saw).
  */
 export const PRESS_PENDING_ATTR = 'data-press-pending';

@@ -5,6 +5,7 @@ import vm from 'node:vm';
 import {
   CLICK_PENDING_ATTR,
   HYDRATED_ATTR,
+  HYDRATING_ATTR,
   PRESS_PENDING_ATTR,
   STYLE_KEY_ATTR,
   SUBMIT_PENDING_ATTR,
@@ -269,7 +270,7 @@ const PRELOADS_PER_TASK = 3;
  * (a plain submit would send the password in the URL) until the app submits it again; the last click on something
  * only the app can act on (a tab, a button, a select's read-only combobox: not a link, a label or a field one types
  * into) is clicked again then too, and a press on such a thing that began before and ends after is completed by the
- * app (src/app/handover.ts). The scripts are fetched first (preloads), and run only once all of them are
+ * app (src/app/handover.ts). Only until the app starts hydrating: from then on React takes the events itself. The scripts are fetched first (preloads), and run only once all of them are
  * there, in the order the page named them (`async = false`): the browser compiles each script on another thread
  * while it arrives, and a script run before that compile is done holds the page's thread until it is (lib-react:
  * 47 ms of a 53 ms task on a busy two-core machine, 11 ms of it work). The app cannot start before its last script
@@ -277,7 +278,7 @@ const PRELOADS_PER_TASK = 3;
  */
 export function lateScriptLoader(scripts: string[]): string {
   return `(function(){var d=document,s=${JSON.stringify(scripts).replace(/</g, '\\u003c')},n=d.currentScript.nonce,done=0;
-function held(e){var c=d.getElementById('container');return c&&!c.hasAttribute('${HYDRATED_ATTR}')&&c.contains(e.target)}
+function held(e){var c=d.getElementById('container');return c&&!c.hasAttribute('${HYDRATED_ATTR}')&&!c.hasAttribute('${HYDRATING_ATTR}')&&c.contains(e.target)}
 d.addEventListener('submit',function(e){if(held(e)){e.preventDefault();e.target.setAttribute('${SUBMIT_PENDING_ATTR}','')}},true);
 function clear(a){var p=d.querySelector('['+a+']');if(p)p.removeAttribute(a)}
 function mark(e,a){if(!held(e)||!(e.target instanceof Element)||e.target.closest('a[href],label,textarea,select,input:not([readonly]):not([role=combobox]),[type=submit]'))return;

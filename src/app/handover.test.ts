@@ -10,7 +10,7 @@ import {
   STYLE_SHEET_ID,
   SUBMIT_PENDING_ATTR,
 } from '../../schemas/first-screen';
-import { completeHandover, restoreFirstScreenStyles } from './handover';
+import { beginHandover, completeHandover, restoreFirstScreenStyles } from './handover';
 
 // React's act() warns unless the test environment says it is one (@testing-library/react sets this when imported).
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -98,12 +98,12 @@ describe('completeHandover', () => {
     await vi.waitFor(() => expect(presses).toEqual(['mousedown', 'mouseup', 'click']));
   });
 
-  it('completes a press that began before the app took over and ends after it, as a whole press', async () => {
+  it('completes a press that began before the app started hydrating and ends after, as a whole press', async () => {
     const root = container(`<input id="lang" role="combobox" readonly ${PRESS_PENDING_ATTR}><div id="other"></div>`);
     const lang = document.getElementById('lang')!;
     const seen: string[] = [];
     for (const type of ['mousedown', 'mouseup', 'click']) root.addEventListener(type, () => seen.push(type));
-    completeHandover(root);
+    beginHandover(root);
     expect(root.querySelector(`[${PRESS_PENDING_ATTR}]`)).toBeNull();
     // The visitor lets go: the app sees the whole press (a select opens on its mousedown), not the click alone.
     const ending = new MouseEvent('click', { bubbles: true, cancelable: true });
@@ -122,7 +122,7 @@ describe('completeHandover', () => {
       const seen: string[] = [];
       for (const type of ['mousedown', 'click'])
         root.addEventListener(type, (e) => seen.push(`${type} ${(e.target as Element).id}`));
-      completeHandover(root);
+      beginHandover(root);
       if (first === 'click on another element')
         document.getElementById('other')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
       else document.getElementById('lang')!.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));

@@ -4,6 +4,7 @@
 import {
   CLICK_PENDING_ATTR,
   HYDRATED_ATTR,
+  HYDRATING_ATTR,
   PRESS_PENDING_ATTR,
   STYLE_KEY_ATTR,
   STYLE_SHEET_ID,
@@ -33,10 +34,23 @@ const nativeValue = (el: HTMLInputElement | HTMLTextAreaElement) =>
   Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el) as object, 'value')?.set;
 
 /**
+ * Called as the app starts hydrating the first screen: from now on React takes the visitor's events itself (it
+ * hydrates the part acted on at once), so the page stops holding them; a press that began before and is still going
+ * on is completed when it ends.
+ */
+export function beginHandover(container: HTMLElement): void {
+  container.setAttribute(HYDRATING_ATTR, '');
+  const pressed = container.querySelector<HTMLElement>(`[${PRESS_PENDING_ATTR}]`);
+  if (pressed) {
+    pressed.removeAttribute(PRESS_PENDING_ATTR);
+    completePress(pressed);
+  }
+}
+
+/**
  * Hands the first screen over to the hydrated app: text typed into its fields before the app was there reaches the
  * app's form state (an input event the app sees as a change), and so do files picked (a change event); then a form
- * submitted meanwhile is submitted again, the last thing clicked (a tab, a button) is clicked again, and a press
- * still going on is completed when it ends.
+ * submitted meanwhile is submitted again and the last thing clicked (a tab, a button) is clicked again.
  */
 export function completeHandover(container: HTMLElement): void {
   if (container.hasAttribute(HYDRATED_ATTR)) return;
@@ -59,6 +73,7 @@ export function completeHandover(container: HTMLElement): void {
     el.dispatchEvent(new Event('input', { bubbles: true }));
   }
   container.setAttribute(HYDRATED_ATTR, '');
+  container.removeAttribute(HYDRATING_ATTR);
   for (const form of Array.from(container.querySelectorAll<HTMLFormElement>(`form[${SUBMIT_PENDING_ATTR}]`))) {
     form.removeAttribute(SUBMIT_PENDING_ATTR);
     form.requestSubmit();
@@ -67,11 +82,6 @@ export function completeHandover(container: HTMLElement): void {
   if (clicked) {
     clicked.removeAttribute(CLICK_PENDING_ATTR);
     pressAgain(clicked);
-  }
-  const pressed = container.querySelector<HTMLElement>(`[${PRESS_PENDING_ATTR}]`);
-  if (pressed) {
-    pressed.removeAttribute(PRESS_PENDING_ATTR);
-    completePress(pressed);
   }
 }
 
@@ -98,7 +108,7 @@ function pressAgain(el: HTMLElement): void {
 }
 
 /**
- * A press that began on `el` before the app took over and has not ended: the app saw no mousedown, so the click that
+ * A press that began on `el` before the app started hydrating and has not ended: the app saw no mousedown, so the click that
  * ends it would not open a select. That click is held from the app and `el` pressed again as a whole; a click that
  * ends elsewhere (the pointer was dragged away) or a new press lets it go.
  */

@@ -12,7 +12,7 @@ import { createRootStore } from '../core/stores/root';
 import { preload } from '../core/ui/lazyLoaded';
 import { App, loadAntdLocale, loadAntdRoot, preloadRoute, type AntdLocaleTexts } from './App';
 import { nextTask } from './evaluate-modules';
-import { completeHandover, restoreFirstScreenStyles } from './handover';
+import { beginHandover, completeHandover, restoreFirstScreenStyles } from './handover';
 import { settleAfterCommit } from './settle';
 import { startAppTracking } from './tracking';
 
@@ -94,7 +94,10 @@ export async function start(): Promise<void> {
       await nextTask();
       // The first render measures relative times against the time the page was painted at, as the service did.
       setPaintedNow(config.paintedAt);
-      startTransition(() => void hydrateRoot(container, app(texts)));
+      startTransition(() => {
+        beginHandover(container);
+        hydrateRoot(container, app(texts));
+      });
     },
     // Without antd's texts the first render cannot match the server's.
     renderAfresh,
