@@ -20,12 +20,12 @@ export const HYDRATED_ATTR = 'data-hydrated';
  */
 export const HYDRATING_ATTR = 'data-hydrating';
 
-/** Set on a form submitted before the app took over; the app submits it again once it has. */
+/** Set on a form submitted before the app started hydrating; the app submits it again once it has taken over. */
 export const SUBMIT_PENDING_ATTR = 'data-submit-pending';
 
 /**
- * Set on the element last clicked before the app took over (a tab, a button that is not a form's submit, a select);
- * the app presses it again once it has. Links, labels and fields one types into need no app: left to the browser.
+ * Set on the element last clicked before the app started hydrating (a tab, a button that is not a form's submit, a
+ * select); the app presses it again once it has taken over. Links, labels and fields one types into need no app: left to the browser.
  */
 export const CLICK_PENDING_ATTR = 'data-click-pending';
 

@@ -266,15 +266,16 @@ const PRELOADS_PER_TASK = 3;
 
 /**
  * The inline script of a page with a first screen: it loads the page's scripts once that screen is painted (they
- * would otherwise hold the first paint on a slow phone), and holds any form submitted before the app took over
- * (a plain submit would send the password in the URL) until the app submits it again; the last click on something
- * only the app can act on (a tab, a button, a select's read-only combobox: not a link, a label or a field one types
- * into) is clicked again then too, and a press on such a thing that began before and ends after is completed by the
- * app (src/app/handover.ts). Only until the app starts hydrating: from then on React takes the events itself. The scripts are fetched first (preloads), and run only once all of them are
- * there, in the order the page named them (`async = false`): the browser compiles each script on another thread
- * while it arrives, and a script run before that compile is done holds the page's thread until it is (lib-react:
- * 47 ms of a 53 ms task on a busy two-core machine, 11 ms of it work). The app cannot start before its last script
- * anyway. A browser without preloads adds the scripts at once.
+ * would otherwise hold the first paint on a slow phone), and holds any form submitted before the app started
+ * hydrating (a plain submit would send the password in the URL) until the app submits it again; the last click on
+ * something only the app can act on (a tab, a button, a select's read-only combobox: not a link, a label or a field
+ * one types into) is clicked again then too, and a press on such a thing that began before and ends after is
+ * completed by the app (src/app/handover.ts). From the start of the hydration React takes the events itself. The
+ * scripts are fetched first (preloads), and run only once all of them are there, in the order the page named them
+ * (`async = false`): the browser compiles each script on another thread while it arrives, and a script run before
+ * that compile is done holds the page's thread until it is (lib-react: 47 ms of a 53 ms task on a busy two-core
+ * machine, 11 ms of it work). The app cannot start before its last script anyway. A browser without preloads adds
+ * the scripts at once.
  */
 export function lateScriptLoader(scripts: string[]): string {
   return `(function(){var d=document,s=${JSON.stringify(scripts).replace(/</g, '\\u003c')},n=d.currentScript.nonce,done=0;

@@ -108,9 +108,9 @@ function pressAgain(el: HTMLElement): void {
 }
 
 /**
- * A press that began on `el` before the app started hydrating and has not ended: the app saw no mousedown, so the click that
- * ends it would not open a select. That click is held from the app and `el` pressed again as a whole; a click that
- * ends elsewhere (the pointer was dragged away) or a new press lets it go.
+ * A press that began on `el` before the app started hydrating and has not ended: the app saw no mousedown, so the
+ * click that ends it would not open a select. That click is held from the app and `el` pressed again as a whole; a
+ * click that ends elsewhere (the pointer was dragged away) or a new press lets it go.
  */
 function completePress(el: HTMLElement): void {
   const doc = el.ownerDocument;
