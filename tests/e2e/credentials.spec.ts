@@ -3,7 +3,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { E2E_USERS, expect, expectAppTookOver, expectNoAxeViolations, signIn, test } from './fixtures';
+import {
+  E2E_USERS,
+  expect,
+  expectAppTookOver,
+  expectNoAxeViolations,
+  holdScripts,
+  SCRIPTS_ROUTE,
+  signIn,
+  test,
+} from './fixtures';
 
 // SSH keys, artifact-repository credential and third-party bindings, per edition.
 // Several axe passes per test: give them room on a loaded 2-core machine.
@@ -70,12 +79,7 @@ test('adds and removes an SSH key; the fingerprint is what ssh-keygen prints', a
 
   // Reloaded, the list comes painted by the service (the app told it the browser's zone in a cookie): its creation
   // time is the one the app itself shows once it has taken over, in the browser's zone.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/static/js/**', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   await page.reload({ waitUntil: 'commit' });
   const created = page
     .getByRole('row')
@@ -87,7 +91,7 @@ test('adds and removes an SSH key; the fingerprint is what ssh-keygen prints', a
   release();
   await expectAppTookOver(page);
   await expect(created).toHaveText(painted!);
-  await page.unroute('**/static/js/**');
+  await page.unroute(SCRIPTS_ROUTE);
 
   // The same key a second time is a conflict, explained by the service.
   await page.getByRole('button', { name: zh ? '添加 SSH 公钥' : 'Add SSH public key' }).click();

@@ -239,6 +239,23 @@ export async function signInWithForm(page: Page, user: { username: string; passw
   await expectLanded(page, next);
 }
 
+/** The URL pattern of the page's scripts, for `page.route`. */
+export const SCRIPTS_ROUTE = '**/static/js/**';
+
+/**
+ * Holds back every script the page asks for until the returned function is called (a slow phone on a slow network):
+ * a painted page stays without the app meanwhile. The caller unroutes `SCRIPTS_ROUTE` once the app is there.
+ */
+export async function holdScripts(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(SCRIPTS_ROUTE, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 /**
  * Drops the browser's session the way a new visitor arrives without one: the page is left first, so no call still
  * in flight from it answers 401 and sends it to the login page in the middle of the test's next navigation.

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, expectAppTookOver, expectNoAxeViolations, signIn, test } from './fixtures';
+import { expect, expectAppTookOver, expectNoAxeViolations, holdScripts, SCRIPTS_ROUTE, signIn, test } from './fixtures';
 
 // The message center end to end: the product's own security events land in the inbox, the bell counts them, and
 // the page reads, selects and deletes them. Each test has its own account (tests/e2e/serve.ts seeds them).
@@ -185,12 +185,7 @@ test('the message center comes painted, and its relative times survive a slow st
 
   // The list is in the page the service sends (the app is held back): its message is seconds old.
   await page.clock.install();
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/static/js/**', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   await page.goto('/users/notifications', { waitUntil: 'commit' });
   await expect(messages(page)).toHaveCount(1);
   await expect(page.locator('#container')).not.toHaveAttribute('data-hydrated');
@@ -204,7 +199,7 @@ test('the message center comes painted, and its relative times survive a slow st
   await expectAppTookOver(page);
   await expect(time()).toHaveText(painted!);
   await expect(messages(page).first().getByTestId('inbox-message-title')).toHaveText(TOKEN_CREATED);
-  await page.unroute('**/static/js/**');
+  await page.unroute(SCRIPTS_ROUTE);
   // From then on the times follow the clock (they move on every 30 seconds).
   await page.clock.fastForward('00:31');
   await expect(time()).toHaveText(/2\s?分钟前|2 minutes ago/);

@@ -5,6 +5,8 @@ import {
   expect,
   expectAppTookOver,
   expectNoAxeViolations,
+  holdScripts,
+  SCRIPTS_ROUTE,
   mailsTo,
   signIn,
   test,
@@ -114,12 +116,7 @@ test('language: switch to English, then back to Chinese; the choice persists', a
   await expectNoAxeViolations(page, PROFILE_AXE_EXCLUDE);
   // Reloaded, the select is pressed on the painted page before the app took over and let go after it did: it opens
   // all the same (the app did not see the press begin).
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/static/js/**', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   await page.reload({ waitUntil: 'commit' });
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Personal Information');
   await expect(page.locator('#container')).not.toHaveAttribute('data-hydrated');
@@ -129,7 +126,7 @@ test('language: switch to English, then back to Chinese; the choice persists', a
   release();
   await expectAppTookOver(page);
   await page.mouse.up();
-  await page.unroute('**/static/js/**');
+  await page.unroute(SCRIPTS_ROUTE);
   await page.locator('.ant-select-item-option').filter({ hasText: 'Chinese (Simplified)' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('个人信息');
   expect((await page.context().cookies()).find((c) => c.name === 'ak_user_locale')?.value).toBe('zh_CN');
