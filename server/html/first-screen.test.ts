@@ -6,6 +6,7 @@ import { STYLE_KEY_ATTR, STYLE_SHEET_ID } from '../../schemas/first-screen';
 import { serverRendererFile } from '../../schemas/server-renderer';
 import {
   FirstScreenRenderer,
+  firstScreenGuard,
   firstScreenHasShell,
   firstScreenShowsTimes,
   loadFirstScreenRenderer,
@@ -168,6 +169,14 @@ describe('renderIndexHtml with a first screen', () => {
     );
   });
 
+  it('guards the page from the head, before any stylesheet (which would hold the script) and the painted body', () => {
+    const html = renderIndexHtml(template, config, 'N0NCE', chunks, screen);
+    const guard = html.indexOf(`<script nonce="N0NCE">${firstScreenGuard()}</script>`);
+    expect(guard).toBeGreaterThan(html.indexOf('id="page-config"'));
+    expect(guard).toBeLessThan(html.indexOf('<link'));
+    expect(guard).toBeLessThan(html.indexOf('</head>'));
+  });
+
   it('preloads no script (they load after the paint), and links the page stylesheet instead of preloading it', () => {
     const html = renderIndexHtml(template, config, 'N0NCE', chunks, screen);
     expect(html).not.toContain('as="script"');
@@ -179,7 +188,7 @@ describe('renderIndexHtml with a first screen', () => {
     const html = renderIndexHtml(template, config, 'N0NCE', chunks, screen);
     expect(html).not.toContain('CSP_NONCE_PLACEHOLDER');
     const tags = html.match(/<(script|style)\b[^>]*>/g) ?? [];
-    expect(tags).toHaveLength(3); // page config, first-screen styles, loader
+    expect(tags).toHaveLength(4); // page config, guard, first-screen styles, loader
     for (const tag of tags) expect(tag).toContain('nonce="N0NCE"');
   });
 

@@ -265,27 +265,34 @@ const SCRIPTS_PER_TASK = 1;
 const PRELOADS_PER_TASK = 3;
 
 /**
- * The inline script of a page with a first screen: it loads the page's scripts once that screen is painted (they
- * would otherwise hold the first paint on a slow phone), and holds any form submitted before the app started
- * hydrating (a plain submit would send the password in the URL) until the app submits it again; the last click on
+ * The inline script at the head of a page with a first screen, run before any of it is painted (so nothing the
+ * visitor does on it is missed, however slowly the document is parsed): until the app starts hydrating, it holds any
+ * form submitted (a plain submit would send the password in the URL) until the app submits it again; the last click on
  * something only the app can act on (a tab, a button, a select's read-only combobox: not a link, a label or a field
  * one types into) is clicked again then too, and a press on such a thing that began before and ends after is
- * completed by the app (src/app/handover.ts). From the start of the hydration React takes the events itself. The
- * scripts are fetched first (preloads), and run only once all of them are there, in the order the page named them
- * (`async = false`): the browser compiles each script on another thread while it arrives, and a script run before
- * that compile is done holds the page's thread until it is (lib-react: 47 ms of a 53 ms task on a busy two-core
- * machine, 11 ms of it work). The app cannot start before its last script anyway. A browser without preloads adds
- * the scripts at once.
+ * completed by the app (src/app/handover.ts). From the start of the hydration React takes the events itself.
  */
-export function lateScriptLoader(scripts: string[]): string {
-  return `(function(){var d=document,s=${JSON.stringify(scripts).replace(/</g, '\\u003c')},n=d.currentScript.nonce,done=0;
+export function firstScreenGuard(): string {
+  return `(function(){var d=document;
 function held(e){var c=d.getElementById('container');return c&&!c.hasAttribute('${HYDRATED_ATTR}')&&!c.hasAttribute('${HYDRATING_ATTR}')&&c.contains(e.target)}
 d.addEventListener('submit',function(e){if(held(e)){e.preventDefault();e.target.setAttribute('${SUBMIT_PENDING_ATTR}','')}},true);
 function clear(a){var p=d.querySelector('['+a+']');if(p)p.removeAttribute(a)}
 function mark(e,a){if(!held(e)||!(e.target instanceof Element)||e.target.closest('a[href],label,textarea,select,input:not([readonly]):not([role=combobox]),[type=submit]'))return;
 clear(a);if(a==='${CLICK_PENDING_ATTR}')clear('${PRESS_PENDING_ATTR}');e.target.setAttribute(a,'')}
 d.addEventListener('click',function(e){mark(e,'${CLICK_PENDING_ATTR}')},true);
-d.addEventListener('mousedown',function(e){if(e.button===0)mark(e,'${PRESS_PENDING_ATTR}')},true);
+d.addEventListener('mousedown',function(e){if(e.button===0)mark(e,'${PRESS_PENDING_ATTR}')},true)})();`;
+}
+
+/**
+ * The inline script at the end of a page with a first screen: it loads the page's scripts once that screen is painted
+ * (they would otherwise hold the first paint on a slow phone). The scripts are fetched first (preloads), and run only
+ * once all of them are there, in the order the page named them (`async = false`): the browser compiles each script on
+ * another thread while it arrives, and a script run before that compile is done holds the page's thread until it is
+ * (lib-react: 47 ms of a 53 ms task on a busy two-core machine, 11 ms of it work). The app cannot start before its
+ * last script anyway. A browser without preloads adds the scripts at once.
+ */
+export function lateScriptLoader(scripts: string[]): string {
+  return `(function(){var d=document,s=${JSON.stringify(scripts).replace(/</g, '\\u003c')},n=d.currentScript.nonce,done=0;
 function add(i){for(var j=i;j<s.length&&j<i+${SCRIPTS_PER_TASK};j++){var e=d.createElement('script');e.src=s[j];e.async=false;e.nonce=n;d.head.appendChild(e)}if(j<s.length)setTimeout(add,0,j)}
 function go(){if(done)return;done=1;var k=d.createElement('link');if(!(k.relList&&k.relList.supports&&k.relList.supports('preload')))return add(0);var left=s.length;function one(){if(--left===0)setTimeout(add,0,0)}pre(0);
 function pre(i){for(var j=i;j<s.length&&j<i+${PRELOADS_PER_TASK};j++){var l=d.createElement('link');l.rel='preload';l.as='script';l.href=s[j];l.nonce=n;l.onload=l.onerror=one;d.head.appendChild(l)}if(j<s.length)setTimeout(pre,0,j)}}

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { PageConfig } from '../../schemas/page-config';
 import { STYLE_SHEET_ID } from '../../schemas/first-screen';
 import { localeTag } from '../../schemas/locale';
-import { decodeAttr, lateScriptLoader, type FirstScreenParts } from './first-screen';
+import { decodeAttr, firstScreenGuard, lateScriptLoader, type FirstScreenParts } from './first-screen';
 
 /** The page configuration's one definition is the wire schema, shared with the web app. */
 export type { PageConfig } from '../../schemas/page-config';
@@ -45,8 +45,9 @@ const EMPTY_CONTAINER = '<div id="container"></div>';
  * until it arrived, while the app adds it (from the cache) when the page that needs it renders, and waits for it.
  *
  * With a `firstScreen` (server/html/first-screen.ts) the page is painted from the HTML: it goes into the container,
- * its styles into a nonce'd sheet, the page's stylesheets are linked (the screen needs them), and the scripts load
- * once the screen is painted, from a small inline loader. (Preloading them, even lib-react alone, held the first paint
+ * its styles into a nonce'd sheet, the page's stylesheets are linked (the screen needs them), a small inline script
+ * at the head holds what the visitor does on it until the app is there, and the scripts load once the screen is
+ * painted, from a small inline loader at the end. (Preloading them, even lib-react alone, held the first paint
  * by about a second in Lighthouse's runs on 2 cores.)
  */
 export function renderIndexHtml(
@@ -88,6 +89,8 @@ export function renderIndexHtml(
     // The page's own sheets come after the core's, in the order the app would add them, so their rules win as there.
     const links = sheets.map((f) => `<link rel="stylesheet" href="${attr(f)}">`).join('');
     html = html
+      // The guard comes before the stylesheets (a script after them would wait for them to parse the rest).
+      .replace(PAGE_CONFIG_RE, (tag) => `${tag}<script nonce="${NONCE_PLACEHOLDER}">${firstScreenGuard()}</script>`)
       .replace(EMPTY_CONTAINER, () => `<div id="container">${firstScreen.body}</div>`)
       .replace(
         '</head>',

@@ -257,6 +257,14 @@ export async function holdScripts(page: Page): Promise<() => void> {
 }
 
 /**
+ * Waits until the browser painted the page (its first contentful paint): before that, its stylesheets may still be
+ * on the way, and where an element is laid out is not where a visitor would see and press it.
+ */
+export async function expectPainted(page: Page): Promise<void> {
+  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
+}
+
+/**
  * Drops the browser's session the way a new visitor arrives without one: the page is left first, so no call still
  * in flight from it answers 401 and sends it to the login page in the middle of the test's next navigation.
  */

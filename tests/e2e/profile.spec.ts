@@ -5,6 +5,7 @@ import {
   expect,
   expectAppTookOver,
   expectNoAxeViolations,
+  expectPainted,
   holdScripts,
   SCRIPTS_ROUTE,
   mailsTo,
@@ -120,6 +121,7 @@ test('language: switch to English, then back to Chinese; the choice persists', a
   await page.reload({ waitUntil: 'commit' });
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Personal Information');
   await expect(page.locator('#container')).not.toHaveAttribute('data-hydrated');
+  await expectPainted(page);
   const select = (await page.locator('#profile-language-select').boundingBox())!;
   await page.mouse.move(select.x + select.width / 2, select.y + select.height / 2);
   await page.mouse.down();

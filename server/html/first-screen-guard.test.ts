@@ -7,13 +7,11 @@ import {
   PRESS_PENDING_ATTR,
   SUBMIT_PENDING_ATTR,
 } from '../../schemas/first-screen';
-import { lateScriptLoader } from './first-screen';
+import { firstScreenGuard } from './first-screen';
 
-// The painted page's early script, run in a DOM: what it holds and records before the app takes the page over.
+// The painted page's guard script, run in a DOM: what it holds and records before the app takes the page over.
 beforeAll(() => {
-  // No scripts to load: only its listeners are under test.
-  Object.defineProperty(document, 'currentScript', { configurable: true, value: { nonce: 'n' } });
-  new Function(lateScriptLoader([]))();
+  new Function(firstScreenGuard())();
 });
 
 afterEach(() => {
@@ -35,7 +33,7 @@ const fire = (id: string, type: string) => {
 };
 const marked = (attr: string) => Array.from(document.querySelectorAll(`[${attr}]`)).map((e) => e.id);
 
-describe('the early script of a painted page', () => {
+describe('the guard script of a painted page', () => {
   it('before the app: holds a submit, records the last click and a press whose click has not come', () => {
     page();
     expect(fire('f', 'submit').defaultPrevented).toBe(true);
