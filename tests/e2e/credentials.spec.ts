@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import {
+  confirmInPopover,
   E2E_USERS,
   expect,
   expectAppTookOver,
@@ -105,10 +106,7 @@ test('adds and removes an SSH key; the fingerprint is what ssh-keygen prints', a
 
   // Delete with confirmation.
   await page.getByRole('button', { name: btn(zh, '删除', 'Delete') }).click();
-  await page
-    .getByRole('tooltip')
-    .getByRole('button', { name: btn(zh, '删除', 'Delete') })
-    .click();
+  await confirmInPopover(page, btn(zh, '删除', 'Delete'));
   await expect(page.getByText(zh ? '暂无 SSH 公钥' : 'No SSH public key')).toBeVisible();
   await page.reload();
   await expect(page.getByText(zh ? '暂无 SSH 公钥' : 'No SSH public key')).toBeVisible();
@@ -139,10 +137,7 @@ test('resets the artifact-repository password where packages is installed', asyn
   expect(asked).toEqual([]);
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: btn(zh, '生成密码', 'Generate password') }).click();
-  await page
-    .getByRole('tooltip')
-    .getByRole('button', { name: btn(zh, '生成', 'Generate') })
-    .click();
+  await confirmInPopover(page, btn(zh, '生成', 'Generate'));
   const shown = page.getByTestId('packages-new-password');
   await expect(shown).toContainText(
     zh ? '新密码将在 10 秒后生效。' : 'The new password takes effect after 10 seconds.',

@@ -265,6 +265,17 @@ export async function expectPainted(page: Page): Promise<void> {
 }
 
 /**
+ * Presses the button `name` of the open confirmation pop-over (antd's Popconfirm), once it has finished appearing: a
+ * click while it still zooms in lands on a pop-over that moves under the pointer.
+ */
+export async function confirmInPopover(page: Page, name: RegExp): Promise<void> {
+  const popover = page.locator('.ant-popover:not(.ant-popover-hidden)');
+  await expect(popover).toBeVisible();
+  await expect(popover).not.toHaveClass(/-(appear|enter)\b/);
+  await popover.getByRole('button', { name }).click();
+}
+
+/**
  * Drops the browser's session the way a new visitor arrives without one: the page is left first, so no call still
  * in flight from it answers 401 and sends it to the login page in the middle of the test's next navigation.
  */
