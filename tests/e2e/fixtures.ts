@@ -265,8 +265,9 @@ export async function expectPainted(page: Page): Promise<void> {
 }
 
 /**
- * Presses the button `name` of the open confirmation pop-over (antd's Popconfirm), once it has finished appearing: a
- * click while it still zooms in lands on a pop-over that moves under the pointer.
+ * Presses the button `name` of the open confirmation pop-over (antd's Popconfirm), once it has finished appearing (its
+ * zoom-in motion classes gone): a click ~100 ms into the zoom is the probable cause of one CI failure, where the
+ * pop-over's button was clicked and nothing happened.
  */
 export async function confirmInPopover(page: Page, name: RegExp): Promise<void> {
   const popover = page.locator('.ant-popover:not(.ant-popover-hidden)');
