@@ -351,6 +351,52 @@ describe('third-party sign-in (OAuth 2.0 code flow with PKCE) against a real Ope
     }
   });
 
+  it('refuses a numeric id beyond the safe integers on every provider (noAccountInfo); safe integers and strings are exact', async () => {
+    // A user-info endpoint answering a raw JSON text (the real provider's token endpoint still issues the token).
+    let body = '';
+    const userinfo = http.createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+    );
+    await new Promise<void>((r) => userinfo.listen(0, '127.0.0.1', r));
+    const userinfoUrl = `http://127.0.0.1:${(userinfo.address() as AddressInfo).port}/userinfo`;
+    await s.seed({ users: { erin: { password: PASSWORD }, frank: { password: PASSWORD } } });
+    try {
+      for (const provider of OAUTH_PROVIDERS) {
+        // Lark nests the account under `data`, as its own user info does.
+        const idField = provider === 'lark' ? 'data.open_id' : 'sub';
+        const answer = (id: string) => (provider === 'lark' ? `{"code":0,"data":{"open_id":${id}}}` : `{"sub":${id}}`);
+        await configure(provider, { userinfoUrl, idField, nameField: '' });
+        const credential = identityProviderOf(provider);
+        // Erin is bound under 2^53, the number 2^53 + 1 rounds to; Frank under 2^53 + 1 written as a string.
+        await bindIdentity(s.ctx, { username: 'erin', provider: credential, openId: '9007199254740992' });
+        await bindIdentity(s.ctx, { username: 'frank', provider: credential, openId: '9007199254740993' });
+        for (const unsafe of ['9007199254740993', '-9007199254740993', '9.007199254740993e15', '90071992547409920']) {
+          body = answer(unsafe);
+          const c = new Client(s.url);
+          const { answer: a } = await signInVia(c, provider, 'anyone');
+          expect(a.headers.get('location'), `${provider} ${unsafe}`).toBe(loginErrorPath('noAccountInfo', provider));
+          expect(a.headers.getSetCookie().some((h) => /^account_(session|oauth_bind)=/.test(h))).toBe(false);
+          expect((await me(c)).status).toBe(401);
+        }
+        // The same id as a string signs Frank in, never Erin.
+        body = answer('"9007199254740993"');
+        const asString = new Client(s.url);
+        expect((await signInVia(asString, provider, 'anyone')).answer.headers.get('location')).toBe('/users/settings');
+        expect((await me(asString)).json.username).toBe('frank');
+        // The largest safe integer is still an id: unbound, it waits for a bind under its exact digits.
+        body = answer('9007199254740991');
+        const safe = new Client(s.url);
+        expect((await signInVia(safe, provider, 'anyone')).answer.headers.get('location')).toBe(notBound(provider));
+        expect((await call(safe, 'GET', PENDING)).json.open_id).toBe('9007199254740991');
+      }
+      expect(s.logs.some((l) => l.includes('number but not a safe integer'))).toBe(true);
+    } finally {
+      for (const p of OAUTH_PROVIDERS) await configure(p);
+      userinfo.closeAllConnections();
+      await new Promise<void>((r) => userinfo.close(() => r()));
+    }
+  });
+
   it('refuses a callback from another browser, with a tampered or missing state, or after ten minutes', async () => {
     const a = new Client(s.url);
     const callback = await atProvider(await start(a, 'dingtalk'), 'dingtalk-alice');

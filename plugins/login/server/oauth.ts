@@ -9,6 +9,7 @@ import { randomSecret, sha256 } from '../../../server/auth/random';
 import type { IdentityProvider } from '../../../schemas/identities';
 import { isOAuthProvider, OAUTH_PROVIDERS, type LoginErrorType, type OAuthProvider } from '../../../schemas/sign-in';
 import type { PendingBind } from '../contract';
+import { InexactNumber, parseProviderJson } from './provider-json';
 import { readSecret, secretRefFrom } from './secret-ref';
 import { safeNextUrl } from './service';
 import type { OAuthProvidersTable } from './tables';
@@ -370,8 +371,11 @@ export async function finishOAuth(ctx: AppContext, input: OAuthCallbackInput): P
   });
 
   const id = fieldAt(info, row.id_field);
-  // Trimmed as the identities service stores it.
-  const openId = typeof id === 'number' && Number.isFinite(id) ? String(id) : typeof id === 'string' ? id.trim() : null;
+  if (id instanceof InexactNumber)
+    return failed(`the user info's "${row.id_field}" is a number but not a safe integer`, 'noAccountInfo');
+  // A string (trimmed as the identities service stores it) or a safe integer (parseProviderJson reads any other
+  // number as an InexactNumber, so none was rounded onto another account's id).
+  const openId = Number.isSafeInteger(id) ? String(id) : typeof id === 'string' ? id.trim() : null;
   if (!openId || openId.length > OPEN_ID_MAX)
     return failed(`the user info has no usable "${row.id_field}"`, 'noAccountInfo');
   const nameValue = row.name_field ? fieldAt(info, row.name_field) : undefined;
@@ -407,7 +411,10 @@ function fetchProblem(e: unknown): string {
   return typeof code === 'string' ? code : (err?.name ?? 'error');
 }
 
-/** One call to the provider: 5 s for the whole answer, at most OAUTH_ANSWER_MAX_BYTES, a JSON object expected. */
+/**
+ * One call to the provider: 5 s for the whole answer, at most OAUTH_ANSWER_MAX_BYTES, a JSON object expected, read
+ * exactly (numbers that are not safe integers come as InexactNumber).
+ */
 async function callProvider(url: string, what: string, init: RequestInit): Promise<Record<string, unknown>> {
   let text: string;
   let status: number;
@@ -422,7 +429,7 @@ async function callProvider(url: string, what: string, init: RequestInit): Promi
   if (status < 200 || status > 299) throw new OAuthFlowError(`the ${what} answered ${status}`);
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseProviderJson(text);
   } catch {
     throw new OAuthFlowError(`the ${what} answered something other than JSON`);
   }
