@@ -1,13 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isMessageCode, translate, type MessageCode, type ServerLocale } from './i18n/index';
+import { isMessageCode, translate, type MessageCode, type MessageParams, type ServerLocale } from './i18n/index';
 
 /** A failure a client should see as-is: status, catalogue code and message parameters. */
 export class AppError extends Error {
   constructor(
     public readonly status: number,
     public readonly code: MessageCode,
-    public readonly params: Record<string, string | number> = {},
+    public readonly params: MessageParams = {},
     /** Headers the answer carries (e.g. `retry-after` on a 429). */
     public readonly headers: Record<string, string> = {},
   ) {
@@ -41,7 +41,7 @@ export function errorBody(
   req: FastifyRequest,
   status: number,
   code: MessageCode,
-  params?: Record<string, string | number>,
+  params?: MessageParams,
 ): ErrorBodyType {
   return localizedErrorBody(req.locale, String(req.id), status, code, params);
 }
@@ -52,7 +52,7 @@ export function localizedErrorBody(
   requestId: string,
   status: number,
   code: MessageCode,
-  params?: Record<string, string | number>,
+  params?: MessageParams,
 ): ErrorBodyType {
   return { status, requestId, code, message: translate(locale, code, params) };
 }
@@ -83,7 +83,7 @@ export function sendError(
   reply: FastifyReply,
   status: number,
   code: MessageCode,
-  params?: Record<string, string | number>,
+  params?: MessageParams,
 ): FastifyReply {
   return reply
     .code(status)

@@ -37,6 +37,9 @@ export const en_US = {
   AccountNotExist: 'The account does not exist.',
   AccountNoEmail: 'No e-mail is bound to this account. Please contact the administrator.',
   MailServiceNotConfigured: 'The e-mail service is not configured for the enterprise.',
+  TextControlCharacters: 'The {field} must not contain control characters (line breaks, tabs…).',
+  TextDirectionControls: 'The {field} must not contain text-direction control characters.',
+  TextInvisibleOnly: 'The {field} must contain visible characters.',
   SystemError: 'System exception, please try again.',
 } as const;
 

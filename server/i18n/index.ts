@@ -81,16 +81,22 @@ export function resolveLocale(
   return normalizeLocale(first?.tag) ?? fallback;
 }
 
-/** The message for a code in a locale, with `{name}` placeholders filled. */
-export function translate(
-  locale: ServerLocale,
-  code: MessageCode,
-  params: Record<string, string | number> = {},
-): string {
+/** A parameter that reads differently per language (a field's name in an error that names the field). */
+export type LocalizedText = Record<ServerLocale, string>;
+
+/** The parameters of a message: plain values, or texts given in both languages. */
+export type MessageParams = Record<string, string | number | LocalizedText>;
+
+/** The message for a code in a locale, with `{name}` placeholders filled (a LocalizedText in that locale). */
+export function translate(locale: ServerLocale, code: MessageCode, params: MessageParams = {}): string {
   const template = Object.hasOwn(en_US, code)
     ? (core[locale][code as CoreCode] ?? en_US[code as CoreCode])
     : (pluginTexts.get(code)?.[locale] ?? code);
-  return template.replace(/\{(\w+)\}/g, (_, k: string) => (k in params ? String(params[k]) : `{${k}}`));
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => {
+    if (!(k in params)) return `{${k}}`;
+    const value = params[k];
+    return typeof value === 'object' ? value[locale] : String(value);
+  });
 }
 
 /** True when a string is a known error code (used to map thrown errors). */

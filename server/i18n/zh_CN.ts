@@ -38,5 +38,8 @@ export const zh_CN: Record<CoreCode, string> = {
   AccountNotExist: '账号不存在。',
   AccountNoEmail: '该账号未绑定邮箱，请联系管理员。',
   MailServiceNotConfigured: '企业未配置邮件服务。',
+  TextControlCharacters: '{field}不能包含控制字符（换行、制表符等）。',
+  TextDirectionControls: '{field}不能包含文字方向控制字符。',
+  TextInvisibleOnly: '{field}不能只由空白或不可见字符组成。',
   SystemError: '系统异常，请重试。',
 };

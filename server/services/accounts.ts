@@ -3,6 +3,7 @@ import type { Clock } from '../clock';
 import type { DB, OrganizationsTable, UsersTable } from '../db/schema';
 import type { PasswordHasher } from '../auth/passwords';
 import { newId } from '../auth/random';
+import { cleanTextForCli } from '../clean-text';
 
 /** A rule broken by an admin operation (duplicate name, unknown org…), reported to the CLI or route. */
 export class AccountError extends Error {
@@ -170,12 +171,18 @@ export async function createUser(deps: AccountDeps, input: CreateUserInput): Pro
   if (input.email !== undefined && !EMAIL_SHAPE_RE.test(input.email)) {
     throw new AccountError(`e-mail "${input.email}" is not valid`);
   }
+  let name = username;
+  if (input.name?.trim()) {
+    const clean = cleanTextForCli(input.name.trim(), '--name');
+    if ('problem' in clean) throw new AccountError(clean.problem);
+    name = clean.text;
+  }
   const org = input.org ? await findOrgByName(deps.db, input.org) : undefined;
   if (input.org && !org)
     throw new AccountError(`organisation "${input.org}" does not exist (create it with create-org)`);
   const user = newUserRow(deps.clock.now().getTime(), {
     username,
-    name: input.name?.trim() || username,
+    name,
     email: input.email ?? null,
     must_change_password: input.mustChangePassword ? 1 : 0,
     password_hash: input.password ? await deps.hasher.hash(input.password) : null,

@@ -2,6 +2,7 @@ import { emitDueExpiries } from '../../../server/services/scheduler';
 import type { AppContext } from '../../../server/context';
 import type { PersonalAccessTokensTable } from './tables';
 import { AppError } from '../../../server/errors';
+import { cleanText } from '../../../server/clean-text';
 import { deleteToken, issueToken } from './tokens';
 import { normalizeScopes, SCOPE_CATALOGUE } from '../../../server/auth/token-scopes';
 import type { ServerLocale } from '../../../server/i18n/index';
@@ -72,14 +73,22 @@ const listColumns = [
   'last_used_at',
 ] as const;
 
+/** The fields the text rule names in its errors. */
+const FIELDS = {
+  name: { en_US: 'token name', zh_CN: '令牌名称' },
+  description: { en_US: 'token description', zh_CN: '令牌描述' },
+};
+
 /** Checks and normalises a create/edit request; throws the error the page shows. */
 function validated(ctx: AppContext, input: TokenUpdateBody) {
-  const name = input.name.trim();
-  if (!name) throw new AppError(400, 'AccessTokenNameRequired');
+  const trimmedName = input.name.trim();
+  if (!trimmedName) throw new AppError(400, 'AccessTokenNameRequired');
+  const name = cleanText(trimmedName, FIELDS.name);
   if (name.length > TOKEN_NAME_MAX) throw new AppError(400, 'InvalidParameter', { detail: 'name' });
   // The contract asks for 1 to 200 characters; spaces alone are no description either.
-  const description = input.description?.trim();
-  if (description === '') throw new AppError(400, 'AccessTokenDescriptionRequired');
+  const trimmedDescription = input.description?.trim();
+  if (trimmedDescription === '') throw new AppError(400, 'AccessTokenDescriptionRequired');
+  const description = trimmedDescription === undefined ? undefined : cleanText(trimmedDescription, FIELDS.description);
   if (description && description.length > TOKEN_DESCRIPTION_MAX)
     throw new AppError(400, 'InvalidParameter', { detail: 'description' });
   const expiresAt = Date.parse(input.expires_at);

@@ -1,5 +1,5 @@
 import type { CliCommand } from '../../../server/cli/command';
-import { noticeProblem, postNotice } from './service';
+import { cleanNotice, postNotice } from './service';
 
 /** The message center's admin commands. */
 export const inboxCommands: CliCommand[] = [
@@ -11,12 +11,12 @@ export const inboxCommands: CliCommand[] = [
       const args = need('org', 'title', 'body');
       if (!args) return 2;
       const [orgName, title, body] = args;
-      const problem = noticeProblem(title, body);
-      if (problem) {
-        io.err(`send-notice: ${problem}`);
+      const notice = cleanNotice(title, body);
+      if ('problem' in notice) {
+        io.err(`send-notice: ${notice.problem}`);
         return 1;
       }
-      const posted = await postNotice(deps, orgName, title, body);
+      const posted = await postNotice(deps, orgName, notice.title, notice.body);
       io.out(`notice posted to ${posted.members} member(s) of ${posted.org}`);
       return 0;
     },

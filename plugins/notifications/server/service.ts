@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../../../server/context';
 import type { DB } from '../../../server/db/schema';
 import { AppError } from '../../../server/errors';
+import { cleanTextForCli } from '../../../server/clean-text';
 import type { AccountEvent, EventBus, EventDeps } from '../../../server/events';
 import type { ServerLocale } from '../../../server/i18n/index';
 import { newId } from '../../../server/auth/random';
@@ -245,20 +246,24 @@ export async function purgeOldMessages(ctx: AppContext): Promise<void> {
   await ctx.db.deleteFrom('inbox_messages').where('created_at', '<', before).execute();
 }
 
-/** Checks an administrator's notice before it is posted; the reason names the field. */
-export function noticeProblem(title: string, body: string): string | null {
-  const t = title.trim();
-  const b = body.trim();
-  if (!t || t.length > NOTICE_TITLE_MAX) return `--title must be 1 to ${NOTICE_TITLE_MAX} characters`;
-  if (!b || b.length > NOTICE_BODY_MAX) return `--body must be 1 to ${NOTICE_BODY_MAX} characters`;
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(t + b))
-    return 'the notice may not contain control characters';
-  return null;
+/**
+ * An administrator's notice as posted (trimmed, NFC, line breaks of the body as LF), or the reason it is refused,
+ * naming the option: the text rule of schemas/clean-text.ts, the title on one line, the body on several.
+ */
+export function cleanNotice(title: string, body: string): { title: string; body: string } | { problem: string } {
+  const t = cleanTextForCli(title.trim(), '--title');
+  if ('problem' in t) return t;
+  if (!t.text || t.text.length > NOTICE_TITLE_MAX)
+    return { problem: `--title must be 1 to ${NOTICE_TITLE_MAX} characters` };
+  const b = cleanTextForCli(body.trim(), '--body', { multiline: true });
+  if ('problem' in b) return b;
+  if (!b.text || b.text.length > NOTICE_BODY_MAX)
+    return { problem: `--body must be 1 to ${NOTICE_BODY_MAX} characters` };
+  return { title: t.text, body: b.text };
 }
 
 /**
- * Posts an administrator's notice to every member of the organisation named (through the event bus, so it reaches
+ * Posts an administrator's notice (as cleanNotice gives it) to every member of the organisation named (through the event bus, so it reaches
  * the inbox like any event); answers the organisation's name and how many members it reached. AccountError (a CLI
  * refusal) for an unknown organisation.
  */
@@ -278,8 +283,8 @@ export async function postNotice(
   await deps.events.emit({
     type: 'org.notice',
     org: org.name,
-    title: title.trim(),
-    body: body.trim(),
+    title,
+    body,
     to: { orgId: org.id },
   });
   return { org: org.name, members: Number(members.n) };

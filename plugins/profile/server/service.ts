@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { sql } from 'kysely';
 import type { AppContext, SessionUser } from '../../../server/context';
 import { AppError } from '../../../server/errors';
+import { cleanText } from '../../../server/clean-text';
 import { MailNotConfiguredError } from '../../../server/mail/index';
 import { randomSecret, sha256 } from '../../../server/auth/random';
 import { sessionUserColumns } from '../../../server/auth/sessions';
@@ -58,8 +59,9 @@ export function freshUser(ctx: AppContext, userId: string): Promise<SessionUser>
 /** Changes the display name and/or language of the signed-in user. */
 export async function updateMe(ctx: AppContext, userId: string, patch: MeUpdateBody): Promise<SessionUser> {
   if (patch.name !== undefined) {
-    const name = patch.name.trim();
-    if (!name) throw new AppError(400, 'InvalidParameter', { detail: 'name' });
+    const trimmed = patch.name.trim();
+    if (!trimmed) throw new AppError(400, 'InvalidParameter', { detail: 'name' });
+    const name = cleanText(trimmed, { en_US: 'display name', zh_CN: '显示名称' });
     await ctx.db
       .updateTable('users')
       .set({ name, updated_at: ctx.clock.now().getTime() })

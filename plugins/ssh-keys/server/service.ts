@@ -5,6 +5,7 @@ import type { AppContext } from '../../../server/context';
 import type { DB } from '../../../server/db/schema';
 import type { SshKeysTable } from './tables';
 import { AppError } from '../../../server/errors';
+import { cleanText } from '../../../server/clean-text';
 import { newId } from '../../../server/auth/random';
 import {
   SSH_KEY_MAX_LENGTH,
@@ -132,14 +133,20 @@ export async function getKey(ctx: AppContext, userId: string, id: string): Promi
   return toView(await ownedKey(ctx.db, userId, id), ctx.clock.now().getTime());
 }
 
+/** A key's name as stored: trimmed, not empty, and clean (schemas/clean-text.ts). */
+function keyName(value: string): string {
+  const name = value.trim();
+  if (!name) throw new AppError(400, 'InvalidParameter', { detail: 'name' });
+  return cleanText(name, { en_US: 'SSH key name', zh_CN: 'SSH 公钥名称' });
+}
+
 /** Adds a key after every rule; the same key (by fingerprint) added by anyone before gives 409. */
 export async function addKey(
   ctx: AppContext,
   userId: string,
   input: SshKeyCreateBody & { scope: SshKeyScope },
 ): Promise<SshKey> {
-  const name = input.name.trim();
-  if (!name) throw new AppError(400, 'InvalidParameter', { detail: 'name' });
+  const name = keyName(input.name);
   const parsed = parseSshPublicKey(input.key);
   const expiresAt = parseExpiry(ctx, input.expires_at);
   const existing = await ctx.db
@@ -176,9 +183,7 @@ export async function updateKey(ctx: AppContext, userId: string, id: string, inp
   const row = await ownedKey(ctx.db, userId, id);
   const patch: Partial<SshKeysTable> = {};
   if (input.name !== undefined) {
-    const name = input.name.trim();
-    if (!name) throw new AppError(400, 'InvalidParameter', { detail: 'name' });
-    patch.name = name;
+    patch.name = keyName(input.name);
   }
   if (input.scope !== undefined) patch.scope = input.scope;
   if (input.expires_at !== undefined) patch.expires_at = parseExpiry(ctx, input.expires_at);
