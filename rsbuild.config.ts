@@ -10,51 +10,32 @@ import {
   writePluginList,
 } from './scripts/lib/edition-build';
 import { localeTag } from './schemas/locale';
-import { pluginTheme, writeEditionStyleSheets } from './scripts/lib/antd-styles';
+import { writeAntdSheet } from './scripts/lib/antd-sheet';
 import { PageChunksPlugin } from './scripts/lib/page-chunks';
 import { SERVER_RENDERER_NAME, SERVER_RENDERER_SUFFIX, serverRendererDir } from './schemas/server-renderer';
-import { editionTheme, precomputeMapTokens } from './src/app/theme';
+import { editionTheme } from './src/app/theme';
 
 // One rsbuild run, one environment per edition manifest found in editions/ (narrowed by EDITIONS=a,b).
 const root = import.meta.dirname;
 const paths = editionBuildPaths(root);
 const only = process.env.EDITIONS?.split(',').filter(Boolean);
 const editions = editionsToBuild(paths, only);
-/** What a lazy core group's sheet resolves to when it needs no rule beyond the core's. */
-const EMPTY_SHEET = path.join(root, 'src/app/empty.css');
-
 const environments: Record<string, EnvironmentConfig> = {};
 for (const m of editions) {
   const web = toWebEdition(m);
   const { included, leftOut } = await bundledPlugins(m, paths);
   if (leftOut.length) console.log(`${m.id}: left out ${leftOut.join(', ')} (no section of theirs is in the menu)`);
   const defaultLocale = m.locale.default;
-  // antd's sheets in the edition's theme: the core's, the date picker's and each plugin's. Written now; each file is
-  // named by all its inputs, so builds into any dist folder share them and an unchanged one is not rendered again.
-  const sheets = writeEditionStyleSheets(
-    root,
-    path.join(root, '.generated', 'antd-styles'),
-    editionTheme(m.brand.color),
-    included,
-  );
-  const source = {
-    define: {
-      __EDITION__: JSON.stringify(web),
-      // antd's map tokens of the edition's theme and of the plugins' nested themes under it, derived once here rather
-      // than on every page's start (src/app/theme.ts).
-      __ANTD_MAP_TOKENS__: JSON.stringify(
-        precomputeMapTokens(
-          m.brand.color,
-          included.flatMap((id) => pluginTheme(root, id)?.token ?? []),
-        ),
-      ),
-    },
-  };
+  const source = { define: { __EDITION__: JSON.stringify(web) } };
   const resolve = {
     alias: {
-      '@edition-plugins': writePluginList(m, paths, included, sheets.plugins),
-      '@antd-styles/core$': sheets.core,
-      '@antd-styles/date-picker$': sheets.lazy['date-picker'] ?? EMPTY_SHEET,
+      '@edition-plugins': writePluginList(
+        m,
+        paths,
+        included.map((p) => p.id),
+      ),
+      // antd's whole stylesheet in the edition's theme (scripts/lib/antd-sheet.ts), imported by src/app/main.tsx.
+      '@antd-styles/edition$': writeAntdSheet(path.join(root, '.generated', 'antd'), editionTheme(m.brand.color)),
     },
   };
   // The service's renderer of the first screen (src/app/server.tsx): the same app for node, one file, beside the
@@ -64,7 +45,7 @@ for (const m of editions) {
     resolve,
     output: {
       target: 'node',
-      // CommonJS: the service evaluates it itself (server/html/first-screen.ts), past the loader hooks of tsx.
+      // CommonJS: the service loads it with node's require (server/html/first-screen.ts).
       module: false,
       distPath: { root: serverRendererDir(paths.distDir, m.id) },
       filename: { js: '[name].cjs' },
@@ -89,9 +70,7 @@ for (const m of editions) {
     // page-chunks.json: the lazy files of each page, which the service names in the page it serves.
     tools: {
       rspack: {
-        plugins: [
-          new PageChunksPlugin(included.map((id) => ({ id, indexFile: path.join(paths.pluginsDir, id, 'index.ts') }))),
-        ],
+        plugins: [new PageChunksPlugin(included)],
       },
     },
     html: {
@@ -169,21 +148,6 @@ export default defineConfig({
           },
         ],
       },
-      plugins: [
-        // antd's helpers add a few <style> tags at run time without a nonce (scroll lock, scrollbar measure): every
-        // import of rc-util's dynamicCSS (by package path, or `./Dom/dynamicCSS` inside it) gets the wrapper that adds
-        // the page nonce. The wrapper's own import of the original carries a query, so it is left alone.
-        new rspack.NormalModuleReplacementPlugin(
-          /^(\.\/Dom|@rc-component\/util\/(es|lib)\/Dom)\/dynamicCSS(\.js)?$/,
-          path.join(root, 'src/app/style-nonce.ts'),
-        ),
-        // cssinjs's registration of a component's CSS variables (its own `./hooks/useCSSVarRegister` import) gets the
-        // wrapper that derives nothing for a block the edition's sheets hold. The wrapper's import carries a query.
-        new rspack.NormalModuleReplacementPlugin(
-          /^\.\/hooks\/useCSSVarRegister(\.js)?$/,
-          path.join(root, 'src/app/css-var-register.ts'),
-        ),
-      ],
     },
   },
 });

@@ -9,8 +9,11 @@ export interface PageChunks {
   locales: Record<string, string[]>;
   /** A settings page (`/users/settings/<key>`): the settings shell and the header items. */
   settings: string[];
-  /** Each plugin route (a react-router path) with its files; framed routes include the frame and header items. */
-  routes: { path: string; files: string[] }[];
+  /**
+   * Each plugin route (a react-router path) with its files (framed routes include the frame and header items), and
+   * whether the service renders its first screen.
+   */
+  routes: { path: string; files: string[]; firstScreen?: boolean }[];
   /** Each settings section (its sidebar key) with its files, added to `settings` on that section's page. */
   sections: Record<string, string[]>;
 }

@@ -15,29 +15,6 @@ export const PageConfigSchema = Type.Object(
       Type.String({ description: 'Anti-CSRF token echoed as `X-CSRF-Token`; absent on pages without a session' }),
     ),
     signIn: Type.Optional(SignInMethodsSchema),
-    narrow: Type.Optional(
-      Type.Boolean({
-        description:
-          "On a server-rendered page, the service's guess (from the browser's mobile hint) that the window is narrow: " +
-          'the first render lays the shell out for it, so the app hydrates what was painted',
-      }),
-    ),
-    timeZone: Type.Optional(
-      Type.String({
-        maxLength: 64,
-        description:
-          "On a server-rendered page that shows times, the browser's time zone (its cookie) the times were painted in: " +
-          'a browser in another zone renders the page afresh instead of hydrating it',
-      }),
-    ),
-    paintedAt: Type.Optional(
-      Type.Integer({
-        minimum: 0,
-        description:
-          'On a server-rendered page that shows times, when it was rendered (ms since the epoch): the first render ' +
-          'measures relative times ("3 minutes ago", "Today") against it, so the app hydrates what was painted',
-      }),
-    ),
     bootstrap: Type.Optional(
       Type.Unsafe<PageBootstrap>(Type.Object({}, { description: 'What the first render needs (see PageBootstrap)' })),
     ),

@@ -9,9 +9,3 @@ export function pagePath(pathname: string): string {
 export function settingsSectionKey(pathname: string): string | undefined {
   return /^\/users\/settings\/([^/]+)/.exec(pathname)?.[1];
 }
-
-/** The settings' first page, where `/users/settings` leads (the web app's route, and the service's redirect). */
-export const SETTINGS_HOME = '/users/settings/profile';
-
-/** The plugin whose section SETTINGS_HOME is: without it (an edition's choice) the settings shell picks its first. */
-export const SETTINGS_HOME_PLUGIN = 'profile';

@@ -38,7 +38,6 @@ import { atThreadTime, mainThreadFigures, type TraceEvent } from './lib/main-thr
 import { NGINX, selfSignedCertificate, startNginx } from './lib/nginx';
 import { setTreePriority } from './lib/priority';
 import { createOrg, createUser, installApp } from '../server/services/accounts';
-import { TIME_ZONE_COOKIE } from '../schemas/time-zone';
 
 /** The pages measured: key → path (signed in unless `public`). Pages an edition lacks are skipped. */
 const PAGES: Record<string, { path: string; public?: boolean; plugin: string }> = {
@@ -133,14 +132,14 @@ async function main(): Promise<void> {
       console.log('nginx is missing (npm run setup installs it): measuring the service directly over HTTP/1.1');
     }
 
-    // A visitor who signed in through the login page carries the session and the time-zone cookie its script wrote
-    // (the browser's zone, which here is this machine's): with it, the pages that show times come painted
-    // (schemas/time-zone.ts).
+    // A visitor who signed in through the login page carries the session cookie.
     const [sessionName, sessionValue] = splitCookie(cookie);
-    const signedInCookies = [
-      { name: sessionName, value: sessionValue },
-      { name: TIME_ZONE_COOKIE, value: encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone) },
-    ].map((c) => ({ ...c, domain: new URL(base).hostname, path: '/', secure: base.startsWith('https:') }));
+    const signedInCookies = [{ name: sessionName, value: sessionValue }].map((c) => ({
+      ...c,
+      domain: new URL(base).hostname,
+      path: '/',
+      secure: base.startsWith('https:'),
+    }));
     // This process (the service and Lighthouse) yields to the browser; each browser is then raised back.
     if (!sharedCpu) setTreePriority(process.pid, BACKGROUND_NICE);
     const runs = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 5));

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { pageChunkFiles } from '../server/html/page-chunks';
+import { servedPage } from '../server/html/page-chunks';
 import { normalizeLocale } from '../server/i18n';
 import type { PageChunks } from '../schemas/page-chunks';
 
@@ -80,7 +80,7 @@ export function measurePages(dir: string, rows: SizeRow[]): PageRow[] {
     ...chunks.routes.map((r) => ({ page: r.path, signedIn: false })),
   ];
   return pages.map(({ page, signedIn }) => {
-    const files = [...initial, ...pageChunkFiles(chunks, page, locale, signedIn)];
+    const files = [...initial, ...servedPage(chunks, page, locale, signedIn).files];
     return {
       page,
       scripts: files.filter((f) => f.endsWith('.js')).length,

@@ -17,6 +17,7 @@ export default definePlugin({
       // `/create` opens the create drawer over the list.
       subPaths: ['create'],
       load: () => import(/* webpackChunkName: "plugin-access-tokens" */ './pages/AccessTokensPage'),
+      chunks: ['plugin-access-tokens'],
     },
   ],
   messages: {

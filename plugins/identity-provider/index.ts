@@ -15,6 +15,7 @@ export default definePlugin({
       key: 'identity-provider',
       messageId: 'identity-provider.sidebar.title',
       load: () => import(/* webpackChunkName: "plugin-identity-provider" */ './pages/IdentityProviderPage'),
+      chunks: ['plugin-identity-provider'],
     },
   ],
   messages: {

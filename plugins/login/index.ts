@@ -11,16 +11,18 @@ declare module '../../src/core/stores/root' {
 
 const loadLogin = () => import(/* webpackChunkName: "plugin-login" */ './pages/LoginPage');
 const routes: PluginRoute[] = [
-  { path: '/users/login', frame: 'bare', load: loadLogin },
+  { path: '/users/login', frame: 'bare', load: loadLogin, chunks: ['plugin-login'], firstScreen: true },
   // Where a third-party sign-in that did not work lands; its own small chunk.
   {
     path: '/login/errors',
     frame: 'bare',
     load: () => import(/* webpackChunkName: "plugin-login-errors" */ './pages/LoginErrorPage'),
+    chunks: ['plugin-login-errors'],
   },
 ];
 // The global edition signs in at /sso/login as well (its re-login path).
-if (edition.paths.relogin === '/sso/login') routes.push({ path: '/sso/login', frame: 'bare', load: loadLogin });
+if (edition.paths.relogin === '/sso/login')
+  routes.push({ path: '/sso/login', frame: 'bare', load: loadLogin, chunks: ['plugin-login'], firstScreen: true });
 
 export default definePlugin({
   id: 'login',

@@ -17,6 +17,7 @@ export default definePlugin({
       path: '/users/notifications',
       frame: 'app',
       load: () => import(/* webpackChunkName: "plugin-notifications" */ './pages/NotificationsPage'),
+      chunks: ['plugin-notifications'],
     },
   ],
   // The bell shows on every framed page, so its chunk (with the stores) is small and separate from the page's.
@@ -24,6 +25,7 @@ export default definePlugin({
     {
       key: 'notifications-bell',
       load: () => import(/* webpackChunkName: "plugin-notifications-bell" */ './components/InboxBell'),
+      chunks: ['plugin-notifications-bell'],
     },
   ],
   messages: {

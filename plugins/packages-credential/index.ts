@@ -15,6 +15,7 @@ export default definePlugin({
       key: 'packagesCredential',
       messageId: 'packages-credential.sidebar.title',
       load: () => import(/* webpackChunkName: "plugin-packages-credential" */ './pages/PackagesCredentialPage'),
+      chunks: ['plugin-packages-credential'],
     },
   ],
   messages: {

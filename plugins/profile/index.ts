@@ -15,6 +15,7 @@ export default definePlugin({
       key: 'profile',
       messageId: 'profile.sidebar.title',
       load: () => import(/* webpackChunkName: "plugin-profile" */ './pages/ProfilePage'),
+      chunks: ['plugin-profile', 'plugin-profile-store'],
     },
   ],
   routes: [
@@ -22,6 +23,7 @@ export default definePlugin({
       path: '/users/emails',
       frame: 'bare',
       load: () => import(/* webpackChunkName: "plugin-profile-emails" */ './pages/EmailVerifyPage'),
+      chunks: ['plugin-profile-emails'],
     },
   ],
   messages: {

@@ -15,6 +15,8 @@ export default definePlugin({
       path: '/users/resetpassword',
       frame: 'bare',
       load: () => import(/* webpackChunkName: "plugin-reset-password" */ './pages/ResetPasswordPage'),
+      chunks: ['plugin-reset-password'],
+      firstScreen: true,
     },
   ],
   messages: {

@@ -15,6 +15,7 @@ export default definePlugin({
       key: 'ssh',
       messageId: 'ssh-keys.sidebar.title',
       load: () => import(/* webpackChunkName: "plugin-ssh-keys" */ './pages/SshKeysPage'),
+      chunks: ['plugin-ssh-keys'],
     },
   ],
   messages: {

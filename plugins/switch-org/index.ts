@@ -14,14 +14,22 @@ export default definePlugin({
   id: 'switch-org',
   routes: [
     {
+      path: '/users/switch',
+      frame: 'bare',
+      load: () => import(/* webpackChunkName: "plugin-switch-org" */ './pages/SwitchHome'),
+      chunks: ['plugin-switch-org'],
+    },
+    {
       path: '/users/switch/organization',
       frame: 'app',
       load: () => import(/* webpackChunkName: "plugin-switch-org" */ './pages/SwitchOrganizationPage'),
+      chunks: ['plugin-switch-org'],
     },
     {
       path: '/users/switch/:organizationId/app-entry',
       frame: 'app',
       load: () => import(/* webpackChunkName: "plugin-switch-org" */ './pages/AppEntryPage'),
+      chunks: ['plugin-switch-org'],
     },
   ],
   messages: {

@@ -15,6 +15,7 @@ export default definePlugin({
       key: 'third-party',
       messageId: 'third-party.sidebar.title',
       load: () => import(/* webpackChunkName: "plugin-third-party" */ './pages/ThirdPartyPage'),
+      chunks: ['plugin-third-party'],
     },
   ],
   messages: {

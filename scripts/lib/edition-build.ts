@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import type { EditionManifest } from '../../schemas/edition';
+import type { PluginPages } from './page-chunks';
 import { listEditionIds, loadAllEditions } from '../../server/edition/loader';
 
 /** Where the build reads editions from and writes bundles to; overridable for tests. */
@@ -54,29 +55,29 @@ export function referencedAssets(m: EditionManifest): string[] {
   return [...new Set(all.filter((x): x is string => !!x))];
 }
 
-/** What a plugin's definition contributes, as far as the build needs to know to include or leave it out. */
-export interface PluginContributions {
-  /** Keys of its settings sections. */
-  sectionKeys: string[];
-  /** Number of top-level routes. */
-  routeCount: number;
-}
-
 /**
- * Reads a plugin's definition (its `index.ts` holds only data and lazy loaders, so importing it runs no page code).
- * `__EDITION__` is set to the edition being built, as the bundle's define would, in case a module reads it.
+ * Reads a plugin's page declarations from its definition (its `index.ts` holds only data and lazy loaders, so importing
+ * it runs no page code). `__EDITION__` is set to the edition being built, as the bundle's define would, since a
+ * definition may depend on it (the global edition's second sign-in path).
  */
-export async function readPluginContributions(
+export async function readPluginPages(
   paths: EditionBuildPaths,
   id: string,
   edition: EditionManifest,
-): Promise<PluginContributions> {
+): Promise<PluginPages> {
   (globalThis as { __EDITION__?: unknown }).__EDITION__ = toWebEdition(edition);
   const mod = (await tsImport(pathToFileURL(path.join(paths.pluginsDir, id, 'index.ts')).href, import.meta.url)) as {
-    default: { settingsSections?: Array<{ key: string }>; routes?: unknown[] };
+    default: Partial<Omit<PluginPages, 'id'>> & { settingsSections?: PluginPages['sections'] };
   };
   const def = mod.default;
-  return { sectionKeys: (def.settingsSections ?? []).map((s) => s.key), routeCount: def.routes?.length ?? 0 };
+  const pick = <T extends object, K extends keyof T>(o: T, keys: K[]) =>
+    Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Pick<T, K>;
+  return {
+    id,
+    routes: (def.routes ?? []).map((r) => pick(r, ['path', 'frame', 'chunks', 'firstScreen'])),
+    sections: (def.settingsSections ?? []).map((s) => pick(s, ['key', 'chunks'])),
+    headerItems: (def.headerItems ?? []).map((h) => pick(h, ['chunks'])),
+  };
 }
 
 /**
@@ -86,39 +87,29 @@ export async function readPluginContributions(
 export async function bundledPlugins(
   m: EditionManifest,
   paths: EditionBuildPaths,
-): Promise<{ included: string[]; leftOut: string[] }> {
+): Promise<{ included: PluginPages[]; leftOut: string[] }> {
   const menu = new Set(m.settingsMenu.map((e) => e.key));
-  const included: string[] = [];
+  const included: PluginPages[] = [];
   const leftOut: string[] = [];
   for (const id of m.plugins) {
-    const c = await readPluginContributions(paths, id, m);
-    const unreachable = c.routeCount === 0 && c.sectionKeys.length > 0 && !c.sectionKeys.some((k) => menu.has(k));
-    (unreachable ? leftOut : included).push(id);
+    const p = await readPluginPages(paths, id, m);
+    const unreachable = p.routes.length === 0 && p.sections.length > 0 && !p.sections.some((s) => menu.has(s.key));
+    if (unreachable) leftOut.push(id);
+    else included.push(p);
   }
   return { included, leftOut };
 }
 
 /**
- * Writes the per-edition plugin list module that the bundle imports as `@edition-plugins`. A plugin with a sheet in
- * `styles` (its antd rules beyond the core's, scripts/lib/antd-styles.ts) gets a `styles` loader of it, in the
- * plugin's main chunk (`plugin-<id>`, where its pages are): the page and its rules come in one pair of requests.
+ * Writes the per-edition plugin list module that the bundle imports as `@edition-plugins`.
  */
-export function writePluginList(
-  m: EditionManifest,
-  paths: EditionBuildPaths,
-  plugins: string[] = m.plugins,
-  styles: Record<string, string | undefined> = {},
-): string {
+export function writePluginList(m: EditionManifest, paths: EditionBuildPaths, plugins: string[] = m.plugins): string {
   const dir = path.join(paths.generatedDir, m.id);
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'plugins.ts');
   const rel = (to: string) => path.relative(dir, to).split(path.sep).join('/');
   const imports = plugins.map((p, i) => `import p${i} from '${rel(path.join(paths.pluginsDir, p, 'index'))}';`);
-  const entries = plugins.map((p, i) => {
-    const sheet = styles[p];
-    if (!sheet) return `p${i}`;
-    return `{ ...p${i}, styles: () => import(/* webpackChunkName: "plugin-${p}" */ '${rel(sheet)}') }`;
-  });
+  const entries = plugins.map((_p, i) => `p${i}`);
   const body = `${imports.join('\n')}\n\n/** Plugins of the ${m.id} edition, in manifest order (generated by the build). */\nexport const editionPlugins = [\n  ${entries.join(',\n  ')},\n];\n`;
   fs.writeFileSync(file, `// Generated by scripts/lib/edition-build.ts: do not edit.\n${body}`);
   return file;

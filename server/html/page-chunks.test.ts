@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { PageChunks } from '../../schemas/page-chunks';
-import { pageChunkFiles } from './page-chunks';
+import { servedPage, settingsHome } from './page-chunks';
 import { renderIndexHtml } from './render';
+
+const pageChunkFiles = (...args: Parameters<typeof servedPage>) => servedPage(...args).files;
 
 const chunks: PageChunks = {
   common: ['/s/antd.js'],
   locales: { zh_CN: ['/s/zh.js'], en_US: ['/s/en.js'] },
   settings: ['/s/vendor.js', '/s/settings.js'],
   routes: [
-    { path: '/users/login', files: ['/s/login.js', '/s/login.css'] },
+    { path: '/users/login', files: ['/s/login.js', '/s/login.css'], firstScreen: true },
     { path: '/users/switch/:organizationId/app-entry', files: ['/s/entry.js'] },
   ],
   sections: { profile: ['/s/vendor.js', '/s/profile.js'] },
@@ -44,6 +46,21 @@ describe('pageChunkFiles', () => {
     expect(pageChunkFiles(chunks, '/users/settings/profile', 'zh_CN', false)).toEqual(['/s/antd.js', '/s/zh.js']);
     expect(pageChunkFiles(chunks, '/users/settings/nope', 'zh_CN', true)).toEqual(['/s/antd.js', '/s/zh.js']);
     expect(pageChunkFiles(chunks, '/users/settings/constructor', 'zh_CN', true)).toEqual(['/s/antd.js', '/s/zh.js']);
+  });
+});
+
+describe('servedPage', () => {
+  it("says which pages the service renders, by their plugin's declaration", () => {
+    expect(servedPage(chunks, '/users/login', 'zh_CN', false).firstScreen).toBe(true);
+    expect(servedPage(chunks, '/users/switch/o/app-entry', 'zh_CN', true).firstScreen).toBe(false);
+    expect(servedPage(chunks, '/users/settings/profile', 'zh_CN', true).firstScreen).toBe(false);
+  });
+});
+
+describe('settingsHome', () => {
+  it("is the first section of the edition's menu that the build has", () => {
+    expect(settingsHome(chunks, [{ key: 'identity-provider' }, { key: 'profile' }])).toBe('/users/settings/profile');
+    expect(settingsHome(chunks, [{ key: 'identity-provider' }])).toBeUndefined();
   });
 });
 

@@ -2,14 +2,22 @@ import { matchPath } from 'react-router';
 import type { PageChunks } from '../../schemas/page-chunks';
 import { settingsSectionKey } from '../../schemas/page-paths';
 
+/** What the service knows of the page at a path, from the build's page-chunks.json (the plugins' declarations). */
+export interface ServedPage {
+  /** The lazy files its first render needs. */
+  files: string[];
+  /** Whether the service renders its first screen. */
+  firstScreen: boolean;
+}
+
 /**
- * The lazy files the web app loads for the first render of `pathname`, as the app decides it (src/app/App.tsx,
- * preloadRoute, with the same rules): antd's root and texts, then the settings shell with the section, or the
- * route's page (with the frame unless bare). Settings pages count only with a session: without one the app sends
- * the visitor to sign in.
+ * The lazy files the web app loads for the first render of `pathname`: antd's root and texts, then the settings
+ * shell with the section, or the route's page (with the frame unless bare). Settings pages count only with a session:
+ * without one the app sends the visitor to sign in.
  */
-export function pageChunkFiles(chunks: PageChunks, pathname: string, locale: string, signedIn: boolean): string[] {
+export function servedPage(chunks: PageChunks, pathname: string, locale: string, signedIn: boolean): ServedPage {
   const files = [...chunks.common, ...(chunks.locales[locale] ?? [])];
+  let firstScreen = false;
   const key = settingsSectionKey(pathname);
   if (key !== undefined) {
     const own = Object.hasOwn(chunks.sections, key) ? chunks.sections[key] : undefined;
@@ -17,6 +25,13 @@ export function pageChunkFiles(chunks: PageChunks, pathname: string, locale: str
   } else {
     const route = chunks.routes.find((r) => matchPath(r.path, pathname));
     if (route) files.push(...route.files);
+    firstScreen = !!route?.firstScreen;
   }
-  return [...new Set(files)];
+  return { files: [...new Set(files)], firstScreen };
+}
+
+/** The first settings section of `menu` that the build has (where `/users/settings` leads), if any. */
+export function settingsHome(chunks: PageChunks, menu: readonly { key: string }[]): string | undefined {
+  const first = menu.find((e) => Object.hasOwn(chunks.sections, e.key));
+  return first && `/users/settings/${first.key}`;
 }

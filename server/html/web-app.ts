@@ -8,27 +8,13 @@ import { sendError } from '../errors';
 import { newNonce, renderIndexHtml, type PageConfig } from './render';
 import { CatalogueCache, pageBootstrap } from './bootstrap';
 import { FileCache } from './file-cache';
-import { pageChunkFiles } from './page-chunks';
-import {
-  FirstScreenRenderer,
-  firstScreenHasShell,
-  firstScreenShowsTimes,
-  looksNarrow,
-  rendersFirstScreen,
-  splitFirstScreen,
-} from './first-screen';
-import { TIME_ZONE_COOKIE, knownTimeZone } from '../../schemas/time-zone';
+import { servedPage, settingsHome } from './page-chunks';
+import { FirstScreenRenderer } from './first-screen';
 import type { PageChunks } from '../../schemas/page-chunks';
-import { SETTINGS_HOME, SETTINGS_HOME_PLUGIN, pagePath } from '../../schemas/page-paths';
+import { pagePath } from '../../schemas/page-paths';
 
 /** Client-side routes answered with index.html (history fallback). */
 export const APP_ROUTE_PREFIXES = ['/users', '/login', '/sso'];
-
-/** The pages that offer sign-in methods: the login page (both re-login paths) and the third-party failure pages. */
-const LOGIN_PAGES = ['/users/login', '/sso/login', '/login/errors'];
-function isLoginPage(url: string): boolean {
-  return LOGIN_PAGES.includes(pagePath(url.split('?')[0]));
-}
 
 // A content-hashed file, or its pre-compressed sibling (`.br` / `.gz`, sent by Accept-Encoding).
 const HASHED_ASSET = /[.-][0-9a-f]{8,}\.(js|css|mjs|woff2?|png|jpe?g|gif|svg|webp|ico|map)(\.(br|gz))?$/i;
@@ -81,7 +67,9 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
     const pathname = pagePath(req.url.split('?')[0]);
     const bootstrap = await pageBootstrap(ctx, req, catalogues, pathname);
     const chunkLists = pageChunkLists.get(pageChunksFile);
-    const chunks = chunkLists ? pageChunkFiles(chunkLists, pathname, bootstrap.locale, !!req.session) : [];
+    const page = chunkLists
+      ? servedPage(chunkLists, pathname, bootstrap.locale, !!req.session)
+      : { files: [], firstScreen: false };
     const config: PageConfig = {
       appId: 'account',
       orgId,
@@ -89,56 +77,42 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
       host: ctx.config.publicUrl ?? `${req.protocol}://${req.host}`,
       organizationId: orgId,
       ...(req.session ? { csrfToken: req.session.csrfToken } : {}),
-      // The login pages say which directories and third-party providers they offer.
-      ...(ctx.signInMethods && isLoginPage(req.url) ? { signIn: await ctx.signInMethods(req) } : {}),
+      // A signed-out visitor's pages say which directories and third-party providers sign-in offers.
+      ...(ctx.signInMethods && !req.session ? { signIn: await ctx.signInMethods(req) } : {}),
       // The first render needs no call: catalogue, user, organisation and apps come with the page.
       bootstrap,
     };
-    // Some pages come painted: the app hydrates what the build's renderer made of this same configuration (with the
-    // guess of a narrow window the shell is laid out for).
-    let screen: string | undefined;
-    const timeZone = knownTimeZone(req.cookies[TIME_ZONE_COOKIE]);
-    if (rendersFirstScreen(pathname, { signedIn: !!req.session, timeZone })) {
-      // The shell is laid out for the window's width; the sign-in pages have none.
-      if (firstScreenHasShell(pathname)) config.narrow = looksNarrow(req.headers);
-      if (timeZone && firstScreenShowsTimes(pathname)) {
-        config.timeZone = timeZone;
-        config.paintedAt = ctx.clock.now().getTime();
-      }
-      screen = await firstScreens.render(req.url, { ...config, nonce }, (err) =>
-        req.log.warn({ err }, 'first screen not rendered'),
-      );
-      if (screen === undefined) {
-        delete config.narrow;
-        delete config.timeZone;
-        delete config.paintedAt;
-      }
-    }
+    // A page its plugin declares `firstScreen` comes painted: the app hydrates what the renderer made of this config.
+    const screen = page.firstScreen
+      ? await firstScreens.render(req.url, config, (err) => req.log.warn({ err }, 'first screen not rendered'))
+      : undefined;
     return reply
       .header('content-security-policy', pageCsp(nonce))
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(
-        renderIndexHtml(template, config, nonce, chunks, screen === undefined ? undefined : splitFirstScreen(screen)),
-      );
+      .send(renderIndexHtml(template, config, nonce, page.files, screen));
   };
 
   const htmlSchema = { hide: true } as const;
-  // `/users/settings` leads to the settings' first page. The web app would go there itself (its route), but only once
-  // its scripts ran: answered here, the page comes painted (a first screen) instead of blank until then. An edition
-  // without that page keeps the web app's choice. The query goes along.
-  const home = ctx.edition.plugins.includes(SETTINGS_HOME_PLUGIN) ? SETTINGS_HOME : undefined;
+  // `/users/settings` leads to the settings' first page (the web app would go there too, once its scripts ran). The
+  // query goes along.
+  // The first section of the edition's menu that the build has (without page-chunks.json: the menu's first).
+  const home = () => {
+    const chunks = pageChunkLists.get(pageChunksFile);
+    const first = ctx.edition.settingsMenu[0];
+    return chunks ? settingsHome(chunks, ctx.edition.settingsMenu) : first && `/users/settings/${first.key}`;
+  };
   app.get('/', { schema: htmlSchema, config: { auth: 'public' } }, async (_req, reply) =>
-    reply.redirect(home ?? '/users/settings'),
+    reply.redirect(home() ?? '/users/settings'),
   );
-  if (home) {
-    const toHome = async (req: FastifyRequest, reply: FastifyReply) => {
-      const query = req.url.indexOf('?');
-      return reply.redirect(query < 0 ? home : home + req.url.slice(query));
-    };
-    for (const url of ['/users/settings', '/users/settings/']) {
-      app.get(url, { schema: htmlSchema, config: { auth: 'public' } }, toHome);
-    }
+  const toHome = async (req: FastifyRequest, reply: FastifyReply) => {
+    const to = home();
+    if (!to) return serveIndex(req, reply);
+    const query = req.url.indexOf('?');
+    return reply.redirect(query < 0 ? to : to + req.url.slice(query));
+  };
+  for (const url of ['/users/settings', '/users/settings/']) {
+    app.get(url, { schema: htmlSchema, config: { auth: 'public' } }, toHome);
   }
   for (const prefix of APP_ROUTE_PREFIXES) {
     app.get(prefix, { schema: htmlSchema, config: { auth: 'public' } }, serveIndex);

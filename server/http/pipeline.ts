@@ -28,7 +28,9 @@ export function pageCsp(nonce: string): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
-    `style-src 'self' 'nonce-${nonce}'`,
+    // antd's helpers add <style> elements without a nonce (a modal's scroll lock, a table's scrollbar measure) and
+    // React and antd put style attributes on elements: styles may be inline, scripts only with the nonce.
+    "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     "connect-src 'self'",

@@ -1,72 +1,26 @@
 import type { Locale as AntdLocale } from 'antd/es/locale';
 import { observer } from 'mobx-react-lite';
-import {
-  lazy,
-  Suspense,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useState,
-  type ComponentType,
-  type ReactNode,
-} from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { createIntl, IntlProvider } from 'react-intl';
-import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import type { SupportedLocale } from '../../schemas/locale';
-import { SETTINGS_HOME, settingsSectionKey } from '../../schemas/page-paths';
 import { AccessContext } from '../core/access';
+import { edition } from '../core/edition';
 import { localeTag } from '../core/i18n/locale';
 import { PageConfigContext, type PageConfig } from '../core/page-config';
 import { RegistryContext, type MessageCatalogue, type PluginRoute, type Registry } from '../core/plugin';
 import { StoresProvider, type RootStore, type StoreName } from '../core/stores/root';
-import { lazyLoaded, preload } from '../core/ui/lazyLoaded';
+import { lazyLoaded } from '../core/ui/lazyLoaded';
 import { RouteGuard } from '../shell/RouteGuard';
 import { ErrorBoundary } from '../shell/errors/ErrorBoundary';
 
-const loadSettingsShell = () => import(/* webpackChunkName: "shell-settings" */ '../shell/SettingsShell');
-const loadFramedPage = () => import(/* webpackChunkName: "shell-frame" */ '../shell/FramedPage');
 /** antd's root (./antd.tsx): loaded with the page's code, not in the first scripts; start.tsx starts it at once. */
 export const loadAntdRoot = () => import(/* webpackChunkName: "antd-root" */ './antd');
 const AntdRoot = lazyLoaded(loadAntdRoot);
-const SettingsShell = lazyLoaded(loadSettingsShell);
+const SettingsShell = lazyLoaded(() => import(/* webpackChunkName: "shell-settings" */ '../shell/SettingsShell'));
 const NotFoundPage = lazy(() => import(/* webpackChunkName: "shell-not-found" */ '../shell/NotFoundPage'));
-const FramedPage = lazyLoaded(loadFramedPage);
+const FramedPage = lazyLoaded(() => import(/* webpackChunkName: "shell-frame" */ '../shell/FramedPage'));
 
-/**
- * Starts loading the code of the page at `pathname` (its frame, its section or route, and for a signed-in visitor the
- * top bar's controls) and the stores of the plugins those come from, before React renders, so those chunks arrive in
- * parallel with the rest of the start-up instead of one after another; settles once they are there. A painted page
- * hydrates then, in one pass: every lazy part (`lazyLoaded`) and store (`useStore`) it meets is ready, so none of
- * them holds its part back for a later pass, during which a press on it would be lost. Errors are left to the lazy
- * components, which ask for the same chunks again and show their own fallback.
- */
-export function preloadRoute(
-  registry: Registry,
-  pathname: string,
-  { stores, signedIn = false }: { stores?: RootStore; signedIn?: boolean } = {},
-): Promise<unknown> {
-  const quiet = (p: Promise<unknown> | undefined) => p?.catch(() => {});
-  // The service names the same files in the page (server/html/page-chunks.ts, by these rules: a plugin's page comes
-  // with its stores); this covers a build without page-chunks.json and whatever the page did not name.
-  const parts: { load: () => Promise<{ default: unknown }> }[] = [];
-  const key = settingsSectionKey(pathname);
-  const route = key === undefined ? registry.routes.find((r) => matchPath(r.path, pathname)) : undefined;
-  if (key !== undefined) {
-    const section = registry.section(key);
-    parts.push({ load: loadSettingsShell }, ...(section ? [section] : []));
-  } else if (route) {
-    parts.push(route, ...(route.frame === 'bare' ? [] : [{ load: loadFramedPage }]));
-  } else return Promise.resolve();
-  if (signedIn && (key !== undefined || route?.frame !== 'bare')) parts.push(...registry.headerItems);
-  const owners = registry.plugins.filter((p) =>
-    [...(p.settingsSections ?? []), ...(p.routes ?? []), ...(p.headerItems ?? [])].some((part) => parts.includes(part)),
-  );
-  const storeNames = owners.flatMap((p) => Object.keys(p.stores ?? {}) as StoreName[]);
-  return Promise.all([
-    ...parts.map((part) => quiet(preload(part.load))),
-    ...(stores ? storeNames.map((name) => quiet(stores.store(name))) : []),
-  ]);
-}
 const UsersErrorsPage = lazy(() => import(/* webpackChunkName: "shell-errors" */ '../shell/ErrorRoutes'));
 
 /** Core and shell catalogues of one locale, in the same chunk as the plugins' (`messages-<locale>`). */
@@ -175,14 +129,16 @@ function PageViews({ stores }: { stores: RootStore }) {
   return null;
 }
 
-/**
- * Calls `onDone` once, in the commit of the Suspense boundary it sits in (the page's, below). A layout effect: when a
- * press on a painted page makes React hydrate it at once, the page counts as handed over before the press reaches
- * the app, so the press is not also held and pressed again (a select opened by it closed again).
- */
+/** Calls `onDone` once, in the commit of the Suspense boundary it sits in (the page's, below). */
 function Committed({ onDone }: { onDone?: () => void }) {
-  useLayoutEffect(() => onDone?.(), [onDone]);
+  useEffect(() => onDone?.(), [onDone]);
   return null;
+}
+
+/** `/users/settings` leads to the first section of the edition's menu that this bundle has. */
+function SettingsHome({ registry }: { registry: Registry }) {
+  const first = edition.settingsMenu.find((e) => registry.section(e.key));
+  return first ? <Navigate to={`/users/settings/${first.key}`} replace /> : <NotFoundPage />;
 }
 
 /** Props of the root component. */
@@ -261,7 +217,7 @@ export const App = observer(function App({
       defaultLocale={localeTag('zh_CN')}
     >
       <Suspense fallback={null}>
-        <AntdRoot locale={antdLocale.texts} nonce={config.nonce}>
+        <AntdRoot locale={antdLocale.texts}>
           <PageConfigContext.Provider value={config}>
             <RegistryContext.Provider value={registry}>
               <StoresProvider value={stores}>
@@ -271,9 +227,8 @@ export const App = observer(function App({
                       <PageViews stores={stores} />
                       <Suspense fallback={null}>
                         <Routes>
-                          <Route path="/users/settings" element={<Navigate to={SETTINGS_HOME} replace />} />
+                          <Route path="/users/settings" element={<SettingsHome registry={registry} />} />
                           <Route path="/users/settings/:sidebarKey/*" element={<SettingsShell registry={registry} />} />
-                          <Route path="/users/switch" element={<Navigate to="/users/switch/organization" replace />} />
                           <Route path="/users/errors" element={<UsersErrorsPage />} />
                           {pages.map(([route, Page]) => (
                             <Route key={route.path} path={route.path} element={routeElement(route, Page)} />

@@ -1,28 +1,21 @@
-// The server's renderer of a page's first screen (built per edition for node, rsbuild.config.ts; called by the service,
-// server/html/server-render.ts). It renders the same App the browser hydrates, for one request's page configuration:
-// same stores, catalogue and antd texts, so the browser's first render matches it node for node.
+// The service's renderer of first screens (built per edition for node, rsbuild.config.ts; loaded by
+// server/html/first-screen.ts). It renders the same App the browser hydrates, for one request's page configuration:
+// same stores, catalogue and antd texts, so the browser's first render matches it.
 import { editionPlugins } from '@edition-plugins';
-import dayjs from 'dayjs';
-import timezone from 'dayjs/plugin/timezone';
-import utc from 'dayjs/plugin/utc';
 import { enableStaticRendering } from 'mobx-react-lite';
 import type { ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
-import { SUPPORTED_LOCALES } from '../../schemas/locale';
-import { setPaintedNow, setShownZone } from '../core/i18n/format';
 import type { PageConfig } from '../core/page-config';
 import { createRegistry, type MessageCatalogue } from '../core/plugin';
 import { createRequestClient, requestOptionsFromPageConfig } from '../core/request';
 import { createRootStore } from '../core/stores/root';
 import type { Tracker } from '../core/tracking';
 import { RedirectListener } from '../core/ui/Redirect';
-import { App, loadAntdLocale, preloadRoute } from './App';
+import { App, loadAntdLocale } from './App';
 
 // Observers render once and subscribe to nothing: the server keeps no reaction alive after a page.
 enableStaticRendering(true);
-dayjs.extend(utc);
-dayjs.extend(timezone);
 
 const registry = createRegistry(editionPlugins);
 
@@ -35,19 +28,6 @@ const NO_TRACKING: Tracker = {
   flush: async () => {},
 };
 
-/**
- * Runs the code of the pages at `paths` (their shell, section or route, top-bar items), of every store and of antd's
- * texts in both languages, once, as the renderer loads: otherwise each page's first render after a start runs its
- * modules first (about half a second in node, while that page's visitor waits).
- */
-export async function warmUp(paths: readonly string[]): Promise<void> {
-  await Promise.all([
-    ...paths.map((path) => preloadRoute(registry, path, { signedIn: true })),
-    ...Object.values(registry.stores).map((load) => load().catch(() => {})),
-    ...SUPPORTED_LOCALES.map((locale) => loadAntdLocale(locale).catch(() => {})),
-  ]);
-}
-
 /** What a page's first screen is rendered from. */
 export interface RenderInput {
   /** The requested path and query. */
@@ -59,39 +39,12 @@ export interface RenderInput {
 }
 
 /**
- * The HTML of `#container`'s content for a request, rendered to the end (lazy pages and stores loaded); undefined when
- * the page's guard only redirects (there is nothing to paint: the browser follows the redirect). Throws when it cannot
- * (no catalogue in the page config, a render error, aborted): the service then serves the empty container.
+ * The HTML of `#container`'s content for a request, rendered to the end (`prerenderToNodeStream` waits for every lazy
+ * page and store); undefined when the page's guard only redirects (nothing to paint: the browser follows the
+ * redirect). Throws when it cannot (no catalogue in the page config, a render error, aborted): the service then
+ * serves the page without a first screen.
  */
-export function renderPage(input: RenderInput): Promise<string | undefined> {
-  // One render at a time: the zone dates are shown in, and the time relative times are measured against, are module
-  // state (src/core/i18n/format.ts), and a render that waits for a lazy page would otherwise let another request's
-  // render run with its zone and time in between.
-  const turn = queue.then(() => renderAlone(input));
-  queue = turn.catch(() => {});
-  return turn;
-}
-
-let queue: Promise<unknown> = Promise.resolve();
-
-async function renderAlone({ url, config, signal }: RenderInput): Promise<string | undefined> {
-  signal?.throwIfAborted();
-  const zone = config.timeZone;
-  setShownZone(zone ? (d) => d.tz(zone) : undefined);
-  setPaintedNow(config.paintedAt);
-  try {
-    return await renderWhole(url, config, signal);
-  } finally {
-    setShownZone(undefined);
-    setPaintedNow(undefined);
-  }
-}
-
-async function renderWhole(
-  url: string,
-  config: PageConfig,
-  signal: AbortSignal | undefined,
-): Promise<string | undefined> {
+export async function renderPage({ url, config, signal }: RenderInput): Promise<string | undefined> {
   const boot = config.bootstrap;
   if (!boot?.messages) throw new Error('the page config carries no catalogue');
   const locale = boot.locale;
@@ -116,7 +69,7 @@ async function renderWhole(
     {
       signal,
       // Every boundary inline, however large: React would otherwise send a large one after the rest, with an inline
-      // script to put it in place, which the page's CSP does not run.
+      // script to put it in place.
       progressiveChunkSize: Number.POSITIVE_INFINITY,
       onError: (error) => {
         failure ??= error;
@@ -127,6 +80,7 @@ async function renderWhole(
   for await (const part of prelude) parts.push(part as Buffer);
   // A component that threw rendered its error boundary's client fallback: not a first screen to serve.
   if (failure) throw failure;
+  signal?.throwIfAborted();
   // A guard redirected: what was rendered is the frame around nothing.
   if (redirected) return undefined;
   const html = Buffer.concat(parts).toString('utf8');

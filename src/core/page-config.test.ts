@@ -6,7 +6,7 @@ afterEach(() => {
 });
 
 describe('page configuration', () => {
-  it('reads every field and the script nonce', () => {
+  it('reads every field', () => {
     document.body.innerHTML = `<script id="page-config" type="application/json" nonce="n0nce">${JSON.stringify({
       appId: 'a1',
       orgId: 'o1',
@@ -22,7 +22,6 @@ describe('page configuration', () => {
       host: 'https://h',
       organizationId: 'o2',
       csrfToken: 'c1',
-      nonce: 'n0nce',
     });
   });
 
@@ -95,18 +94,5 @@ describe('sign-in methods of the login pages', () => {
     });
     expect('signIn' in parsePageConfig(JSON.stringify({ signIn: ['ldap'] }))).toBe(false);
     expect('signIn' in parsePageConfig(JSON.stringify({ orgId: 'o1' }))).toBe(false);
-  });
-
-  it("reads the service's narrow-window guess only as a boolean", () => {
-    expect(parsePageConfig(JSON.stringify({ narrow: true })).narrow).toBe(true);
-    expect(parsePageConfig(JSON.stringify({ narrow: false })).narrow).toBe(false);
-    expect('narrow' in parsePageConfig(JSON.stringify({ narrow: 'yes' }))).toBe(false);
-    expect('narrow' in parsePageConfig('{}')).toBe(false);
-  });
-
-  it('reads the time a page was painted at only as a whole, non-negative number of milliseconds', () => {
-    expect(parsePageConfig(JSON.stringify({ paintedAt: 1_795_000_000_000 })).paintedAt).toBe(1_795_000_000_000);
-    for (const bad of [-1, 1.5, '1795000000000', null, Number.MAX_VALUE])
-      expect('paintedAt' in parsePageConfig(JSON.stringify({ paintedAt: bad }))).toBe(false);
   });
 });

@@ -1,7 +1,6 @@
 import type { PageBootstrap, PageConfig as ServedPageConfig } from '../../schemas/page-config';
 import type { DirectoryKind, OAuthProvider, SignInMethods } from '../../schemas/sign-in';
 import { createContext, useContext, useState } from 'react';
-import { timeZoneName } from '../../schemas/time-zone';
 import { isRecord } from './shape';
 
 /** The id of the `<script type="application/json">` tag the service renders into every page. */
@@ -10,18 +9,15 @@ export const PAGE_CONFIG_ELEMENT_ID = 'page-config';
 /** The environment assumed when the page does not name one. */
 export const DEFAULT_ENV = 'aliyun';
 
-/** Per-page settings the service hands to the app (the wire shape), plus the nonce read from the tag itself. */
-export interface PageConfig extends ServedPageConfig {
-  /** CSP nonce of the config script, reused for antd's injected styles. */
-  nonce?: string;
-}
+/** Per-page settings the service hands to the app (the wire shape). */
+export type PageConfig = ServedPageConfig;
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
 }
 
 /** Parses the config text leniently: bad JSON or wrong types yield defaults rather than a blank page. */
-export function parsePageConfig(text: string | null | undefined, nonce?: string | null): PageConfig {
+export function parsePageConfig(text: string | null | undefined): PageConfig {
   let raw: Record<string, unknown> = {};
   if (text) {
     try {
@@ -41,14 +37,8 @@ export function parsePageConfig(text: string | null | undefined, nonce?: string 
   };
   const csrf = str(raw.csrfToken);
   if (csrf) config.csrfToken = csrf;
-  if (nonce) config.nonce = nonce;
   const signIn = parseSignIn(raw.signIn);
   if (signIn) config.signIn = signIn;
-  if (typeof raw.narrow === 'boolean') config.narrow = raw.narrow;
-  // Only compared with the browser's own (src/app/start.tsx); the service checked that it is a known zone.
-  const timeZone = timeZoneName(raw.timeZone);
-  if (timeZone) config.timeZone = timeZone;
-  if (Number.isSafeInteger(raw.paintedAt) && (raw.paintedAt as number) >= 0) config.paintedAt = raw.paintedAt as number;
   const bootstrap = parseBootstrap(raw.bootstrap);
   if (bootstrap) config.bootstrap = bootstrap;
   return config;
@@ -109,10 +99,7 @@ export function parseBootstrap(raw: unknown): PageBootstrap | undefined {
 export function readPageConfig(
   doc: Document | undefined = typeof document === 'undefined' ? undefined : document,
 ): PageConfig {
-  const el = doc?.getElementById(PAGE_CONFIG_ELEMENT_ID);
-  // `nonce` is hidden from getAttribute once applied in browsers; the property keeps it.
-  const nonce = el ? (el as HTMLElement).nonce || el.getAttribute('nonce') : undefined;
-  return parsePageConfig(el?.textContent, nonce);
+  return parsePageConfig(doc?.getElementById(PAGE_CONFIG_ELEMENT_ID)?.textContent);
 }
 
 /**

@@ -6,37 +6,6 @@ const plugin = (over: Partial<PluginDefinition>): PluginDefinition =>
   definePlugin({ id: 'a', messages: { zh_CN: {}, en_US: {} }, ...over });
 
 describe('plugin registry', () => {
-  it("makes a plugin's pages and sections wait for its stylesheet, loading both at once; header items do not", async () => {
-    let releaseStyles = () => {};
-    const styles = new Promise<void>((resolve) => (releaseStyles = resolve));
-    const log: string[] = [];
-    const track = (name: string) => () => {
-      log.push(name);
-      return page();
-    };
-    const r = createRegistry([
-      plugin({
-        styles: () => {
-          log.push('styles');
-          return styles;
-        },
-        routes: [{ path: '/a', load: track('route') }],
-        settingsSections: [{ key: 'a', messageId: 'a.t', load: track('section') }],
-        headerItems: [{ key: 'bell', load: track('item') }],
-      }),
-    ]);
-    let done = false;
-    const loading = r.routes[0].load().then(() => (done = true));
-    expect(log, 'the page is asked for together with the styles').toEqual(['styles', 'route']);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(done, 'not before the styles arrived').toBe(false);
-    releaseStyles();
-    await loading;
-    await r.section('a')!.load();
-    await r.headerItems[0].load();
-    expect(log).toEqual(['styles', 'route', 'styles', 'section', 'item']);
-  });
-
   it('indexes sections, routes and merged messages per locale', async () => {
     const r = createRegistry([
       plugin({

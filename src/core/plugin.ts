@@ -9,8 +9,17 @@ export type { Permission } from './access/access';
 /** A lazily loaded page module, so each plugin's screens land in their own named chunk. */
 export type PageLoader = () => Promise<{ default: ComponentType }>;
 
+/**
+ * What the service and the build need to know of a page, declared beside its loader: the named chunks its first
+ * render needs (its loader's `webpackChunkName` and its stores'), which the service names in the page so the browser
+ * fetches them with the document. The build checks that each name is a chunk it made.
+ */
+export interface PageDeclaration {
+  chunks?: string[];
+}
+
 /** An entry of the settings sidebar, shown under `/users/settings/:key`. */
-export interface SettingsSection {
+export interface SettingsSection extends PageDeclaration {
   /** The sidebar key, also the URL segment. */
   key: string;
   /** Message id of the sidebar title. */
@@ -26,25 +35,29 @@ export interface SettingsSection {
 }
 
 /** A top-level page of the app (login, switch, notifications…). */
-export interface PluginRoute {
+export interface PluginRoute extends PageDeclaration {
   path: string;
   load: PageLoader;
   /** Permission flags of which at least one must be granted (`session.access`); empty or absent means open. */
   auth?: string[];
   /** `app` (default) wraps the page in the product frame; `bare` shows it alone (sign-in, landing pages). */
   frame?: 'app' | 'bare';
+  /**
+   * The service renders this page's first screen (React on the service, hydrated in the browser): for the pages a
+   * signed-out visitor opens first, whose render needs only the page configuration.
+   */
+  firstScreen?: boolean;
 }
 
 /**
  * A control a plugin adds to the top bar of a signed-in user (before help and language), e.g. the message bell. It
  * loads lazily in its own chunk, so the shell never imports the plugin and an edition without it shows nothing.
  */
-export interface HeaderItem {
+export interface HeaderItem extends PageDeclaration {
   /** Unique across plugins (the registry refuses a second one); also the React key. */
   key: string;
   /**
-   * The control's module, `() => import('./components/Item')`, in a chunk of its own (`plugin-<id>-<item>`). It
-   * renders with the core's antd styles only: the plugin's sheet comes with its pages (see `styles`).
+   * The control's module, `() => import('./components/Item')`, in a chunk of its own (`plugin-<id>-<item>`).
    */
   load: PageLoader;
 }
@@ -82,13 +95,6 @@ export interface PluginDefinition {
    * pages), reached with `useStore('accessTokens')`; the names join `StoreMap` through `declare module`.
    */
   stores?: PluginStores;
-  /**
-   * The plugin's antd rules beyond the core's, as a lazy stylesheet. The build's generated plugin list sets it
-   * (scripts/lib/antd-styles.ts); the registry makes every page and section of the plugin wait for it, so nothing of
-   * the plugin renders unstyled. Header items do not wait (they show on every page): they use the core's components
-   * only, which scripts/lib/antd-styles.test.ts checks.
-   */
-  styles?: () => Promise<unknown>;
 }
 
 /** Declares a plugin; identity at run time, a type check at compile time. */
@@ -121,17 +127,6 @@ export interface Registry {
  */
 export const RegistryContext = createContext<Registry | null>(null);
 
-/** A plugin whose page and section loaders also load its stylesheet (`styles`), both at once; as is without one. */
-function withStyles(p: PluginDefinition): PluginDefinition {
-  const { styles } = p;
-  if (!styles) return p;
-  const styled = <T extends { load: PageLoader }>(c: T): T => ({
-    ...c,
-    load: () => Promise.all([styles(), c.load()]).then(([, page]) => page),
-  });
-  return { ...p, routes: p.routes?.map(styled), settingsSections: p.settingsSections?.map(styled) };
-}
-
 /**
  * Indexes plugins, refusing duplicate ids, sidebar keys, route paths, header items and store names (message ids:
  * `npm run check:messages`).
@@ -142,7 +137,6 @@ export function createRegistry(plugins: PluginDefinition[]): Registry {
   const keys = new Map<string, SettingsSection>();
   const paths = new Set<string>();
   const stores: Partial<Record<StoreName, StoreLoader<unknown>>> = {};
-  plugins = plugins.map(withStyles);
   for (const p of plugins) {
     if (ids.has(p.id)) throw new RegistryError(`duplicate plugin id "${p.id}"`);
     ids.add(p.id);

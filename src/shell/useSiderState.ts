@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { usePageConfig } from '../core/page-config';
 
 /** Below this window width the side bar closes by itself. */
 export const SIDER_AUTO_CLOSE_WIDTH = 1280;
@@ -18,20 +17,9 @@ export function clampSiderWidth(width: number): number {
 /** Open/closed and width of the side bar: toggled by the user, closed below 1280 px, resizable by drag. */
 export function useSiderState() {
   const narrow = () => typeof window !== 'undefined' && window.innerWidth < SIDER_AUTO_CLOSE_WIDTH;
-  // A server-rendered page was laid out for the service's guess: the first render keeps it (hydration), the window
-  // then decides.
-  const guess = usePageConfig().narrow;
-  const [collapsed, setCollapsed] = useState(() => guess ?? narrow());
+  const [collapsed, setCollapsed] = useState(narrow);
   const [width, setWidth] = useState(SIDER_DEFAULT_WIDTH);
-  const wasNarrow = useRef(guess ?? narrow());
-
-  useEffect(() => {
-    if (guess !== undefined && guess !== narrow()) {
-      wasNarrow.current = narrow();
-      setCollapsed(wasNarrow.current);
-    }
-    // once, after the first render
-  }, []);
+  const wasNarrow = useRef(narrow());
 
   useEffect(() => {
     const onResize = () => {

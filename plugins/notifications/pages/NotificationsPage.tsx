@@ -2,7 +2,6 @@ import { Alert, Button, Empty, message as toastApi, Select, Skeleton, Tabs, Typo
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { renderNow } from '../../../src/core/i18n/format';
 import { failureText, type Failure } from '../../../src/core/stores/failure';
 import { SignedIn } from '../../../src/core/ui/SignedIn';
 import { useStore, useStores } from '../../../src/core/stores/root';
@@ -15,11 +14,10 @@ import type { InboxChangeResult } from '../store';
 const TICK_MS = 30_000;
 
 /**
- * The current time, re-read every `TICK_MS` so relative times stay true; the clock is injected for tests. On a painted
- * page the first value is the time it was painted at, so the hydrating render shows the times the service painted.
+ * The current time, re-read every `TICK_MS` so relative times stay true; the clock is injected for tests.
  */
 function useNow(clock: () => number): number {
-  const [now, setNow] = useState(() => renderNow(clock));
+  const [now, setNow] = useState(clock);
   useEffect(() => {
     const timer = setInterval(() => setNow(clock()), TICK_MS);
     return () => clearInterval(timer);

@@ -10,9 +10,6 @@ import {
   formatNumber,
   formatRelativeTime,
   relativeTimeParts,
-  renderNow,
-  setPaintedNow,
-  setShownZone,
 } from './format';
 import en from '../messages/en_US.json';
 import zh from '../messages/zh_CN.json';
@@ -117,48 +114,5 @@ describe('number grouping', () => {
     expect(formatNumber('')).toBe('-');
     expect(formatNumber('abc')).toBe('-');
     expect(formatNumber(Number.NaN)).toBe('-');
-  });
-});
-
-describe('the zone dates are shown in (the service renderer sets it per render)', () => {
-  afterEach(() => setShownZone(undefined));
-
-  it('formats through the conversion while one is set, and in the runtime zone again once it is cleared', () => {
-    const value = '2026-03-01T23:30:00.000Z';
-    const local = formatDateTime(value);
-    // A conversion to a fixed offset five and a half hours ahead of UTC, as dayjs's timezone plugin gives one.
-    setShownZone((d) => dayjs(d.valueOf() + (d.utcOffset() * -60_000 + 330 * 60_000)));
-    expect(formatDateTime(value)).toBe('2026-03-02 05:00');
-    expect(formatDate(value)).toBe('2026-03-02');
-    setShownZone(undefined);
-    expect(formatDateTime(value)).toBe(local);
-  });
-
-  it('puts "now" in the same zone, so calendar words follow the shown day', () => {
-    const shift = (d: dayjs.Dayjs) => dayjs(d.valueOf() + (d.utcOffset() * -60_000 + 330 * 60_000));
-    setShownZone(shift);
-    // 23:30 UTC is 05:00 the next day in that zone: the same day as "now" at 23:45 UTC.
-    expect(formatCalendar('2026-03-01T23:30:00.000Z', tEn, Date.parse('2026-03-01T23:45:00.000Z'))).toBe(
-      `${tEn('core.date.today')} 05:00`,
-    );
-  });
-});
-
-describe('"now" of a painted page (set while it is rendered and while the browser hydrates it)', () => {
-  afterEach(() => setPaintedNow(undefined));
-
-  it('is the painted time while one is set, the clock otherwise', () => {
-    const painted = Date.parse('2026-11-22T10:00:00.000Z');
-    expect(renderNow(() => 42)).toBe(42);
-    setPaintedNow(painted);
-    expect(renderNow(() => 42)).toBe(painted);
-    // The formatters' default "now" is the same: a message 20 seconds older than the paint reads the same later.
-    const value = new Date(painted - 20_000).toISOString();
-    expect(relativeTimeParts(value)).toEqual({ value: -20, unit: 'second' });
-    expect(formatRelativeTime(value, 'en_US')).toBe('20 seconds ago');
-    expect(formatCalendar(new Date(painted - 86_400_000).toISOString(), tEn)).toMatch(/^Yesterday /);
-    setPaintedNow(undefined);
-    expect(renderNow(() => 42)).toBe(42);
-    expect(relativeTimeParts(value)!.unit).not.toBe('second');
   });
 });

@@ -26,43 +26,16 @@ export type NowInput = number | Date;
 /** Translates a message id; e.g. `(id) => intl.formatMessage({ id })`. */
 export type Translate = (id: string) => string;
 
-/**
- * How a parsed date is put in the zone it is shown in. In the browser, none: dayjs shows the browser's own zone. The
- * service's renderer of first screens (src/app/server.tsx) shows the zone the browser reported, per render.
- */
-let toShownZone: ((d: Dayjs) => Dayjs) | undefined;
-
-/** Sets how dates are put in the zone they are shown in (undefined: the runtime's own zone). */
-export function setShownZone(convert: ((d: Dayjs) => Dayjs) | undefined): void {
-  toShownZone = convert;
-}
-
-/**
- * While a painted page is rendered (by the service's renderer) or hydrated (in the browser): when it was painted. "Now"
- * is then that time on both sides, so relative times ("3 minutes ago", "Today") come out the same; else the clock.
- */
-let paintedNow: number | undefined;
-
-/** Sets the painted page's time for the renders that must match its paint; undefined afterwards. */
-export function setPaintedNow(ms: number | undefined): void {
-  paintedNow = ms;
-}
-
-/** "Now" for a render: the painted page's time while it is rendered or hydrated, else `clock()`. */
-export function renderNow(clock: () => number = Date.now): number {
-  return paintedNow ?? clock();
-}
-
 /** Parses a date input; null for empty or invalid so every formatter shows the dash. */
 export function toDayjs(value: DateInput): Dayjs | null {
   if (value === null || value === undefined || value === '') return null;
   const d = dayjs(value);
   if (!d.isValid()) return null;
-  return toShownZone ? toShownZone(d) : d;
+  return d;
 }
 
-/** The injected "now" in the zone dates are shown in. */
-const nowDayjs = (now: NowInput) => (toShownZone ? toShownZone(dayjs(now)) : dayjs(now));
+/** The injected "now" as a date. */
+const nowDayjs = (now: NowInput) => dayjs(now);
 
 /** YYYY-MM-DD, or '-' when empty. */
 export function formatDate(value: DateInput): string {
@@ -82,7 +55,7 @@ export function formatFullDateTime(value: DateInput, locale: Locale): string {
 }
 
 /** 'Today 14:05' / 'Yesterday …' / 'Tomorrow …' near now, else YYYY-MM-DD HH:mm; the clock is injected. */
-export function formatCalendar(value: DateInput, t: Translate, now: NowInput = renderNow()): string {
+export function formatCalendar(value: DateInput, t: Translate, now: NowInput = Date.now()): string {
   const d = toDayjs(value);
   if (!d) return EMPTY_PLACEHOLDER;
   const days = d.startOf('day').diff(nowDayjs(now).startOf('day'), 'day');
@@ -99,7 +72,7 @@ export type RelativeUnit = 'second' | 'minute' | 'hour' | 'day' | 'month' | 'yea
 /** Picks the unit and signed amount (negative = past) by the thresholds; pure, for display and tests. */
 export function relativeTimeParts(
   value: DateInput,
-  now: NowInput = renderNow(),
+  now: NowInput = Date.now(),
 ): { value: number; unit: RelativeUnit } | null {
   const d = toDayjs(value);
   if (!d) return null;
@@ -121,7 +94,7 @@ export function relativeTimeParts(
 }
 
 /** '5 minutes ago' / '5分钟前', or '-' when empty; wording comes from Intl in the app locale. */
-export function formatRelativeTime(value: DateInput, locale: Locale, now: NowInput = renderNow()): string {
+export function formatRelativeTime(value: DateInput, locale: Locale, now: NowInput = Date.now()): string {
   const parts = relativeTimeParts(value, now);
   if (!parts) return EMPTY_PLACEHOLDER;
   // `Object.is(-0, …)` would print "in 0 seconds"; zero is always "now-ish" past.

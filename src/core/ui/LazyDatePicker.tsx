@@ -3,13 +3,9 @@ import type { Dayjs } from 'dayjs';
 import { lazy, Suspense, type ComponentType } from 'react';
 
 // antd's date picker is the largest component the product uses (about 32 KB gzip of calendar code), and
-// forms show it only once a person picks "a date": it loads then, not with the page, and its styles with it (the
-// build's sheet of its rules beyond the core's, scripts/lib/antd-styles.ts; the same chunk).
-const DatePicker = lazy<ComponentType<DatePickerProps<Dayjs, false>>>(() =>
-  Promise.all([
-    import(/* webpackChunkName: "antd-date-picker" */ 'antd/es/date-picker'),
-    import(/* webpackChunkName: "antd-date-picker" */ '@antd-styles/date-picker'),
-  ]).then(([picker]) => picker),
+// forms show it only once a person picks "a date": it loads then, not with the page.
+const DatePicker = lazy<ComponentType<DatePickerProps<Dayjs, false>>>(
+  () => import(/* webpackChunkName: "antd-date-picker" */ 'antd/es/date-picker'),
 );
 
 /** antd's DatePicker (one date), loaded on first render; a skeleton of its size stands in for the moment it takes. */

@@ -1,0 +1,28 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UNUSED_ANTD_COMPONENTS } from './antd-sheet';
+
+const root = path.join(import.meta.dirname, '../..');
+
+/** Every TypeScript file of the web app: src/ and the plugins' web halves. */
+function webSources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).flatMap((e) => {
+    const file = path.join(e.parentPath, e.name);
+    return e.isFile() && /\.tsx?$/.test(e.name) && !file.includes(`${path.sep}server${path.sep}`) ? [file] : [];
+  });
+}
+
+describe("the edition's antd sheet", () => {
+  it('leaves out only components no source uses', () => {
+    const used = new Set<string>();
+    for (const file of [...webSources(path.join(root, 'src')), ...webSources(path.join(root, 'plugins'))]) {
+      const text = fs.readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/import\s+\{([^}]*)\}\s*from\s*'antd'/g))
+        for (const name of m[1].split(',')) used.add(name.trim().split(/\s+as\s+/)[0]);
+      for (const m of text.matchAll(/'antd\/es\/([a-z-]+)'/g))
+        used.add(m[1].replace(/(^|-)(\w)/g, (_x, _d, c: string) => c.toUpperCase()));
+    }
+    expect(UNUSED_ANTD_COMPONENTS.filter((c) => used.has(c))).toEqual([]);
+  });
+});
