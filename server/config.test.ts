@@ -39,6 +39,14 @@ describe('configuration', () => {
     expect(c.databaseUrl).toMatch(/^postgres:/);
   });
 
+  it('reads IPV6_PREFIX_LENGTH (default 64, 32 to 128) and names a bad one', () => {
+    expect(loadConfig({}).ipv6PrefixLength).toBe(64);
+    expect(loadConfig({ IPV6_PREFIX_LENGTH: '48' }).ipv6PrefixLength).toBe(48);
+    expect(loadConfig({ IPV6_PREFIX_LENGTH: '128' }).ipv6PrefixLength).toBe(128);
+    for (const bad of ['31', '129', '64.5', 'wide'])
+      expect(() => loadConfig({ IPV6_PREFIX_LENGTH: bad }), bad).toThrow(/IPV6_PREFIX_LENGTH.*between 32 and 128/);
+  });
+
   it('reads TRUST_PROXY as canonical proxy entries and names every malformed one', () => {
     expect(loadConfig({}).trustProxy).toBeUndefined();
     expect(

@@ -35,7 +35,17 @@ export interface AppConfig {
    * `trustProxy`.
    */
   trustProxy?: string[];
+  /**
+   * `IPV6_PREFIX_LENGTH` (default 64, 32 to 128): limits and throttles keyed by the client address count an IPv6
+   * client by its network of this many bits, since one client usually holds a whole /64 and could take a fresh
+   * address for every request; IPv4 clients are counted by their own address (/32). 128 counts each IPv6 address
+   * apart. Absent (a hand-made configuration): 64.
+   */
+  ipv6PrefixLength?: number;
 }
+
+/** The IPv6 network an address's limits count by, unless IPV6_PREFIX_LENGTH says otherwise. */
+export const DEFAULT_IPV6_PREFIX_LENGTH = 64;
 
 /** Raised when the environment is invalid; the message lists every problem with the variable name. */
 export class ConfigError extends Error {
@@ -115,8 +125,28 @@ export function loadConfig(
     else trustProxy = parsed;
   }
 
+  let ipv6PrefixLength = DEFAULT_IPV6_PREFIX_LENGTH;
+  const rawPrefix = str('IPV6_PREFIX_LENGTH');
+  if (rawPrefix !== undefined) {
+    ipv6PrefixLength = Number(rawPrefix);
+    if (!/^\d+$/.test(rawPrefix) || ipv6PrefixLength < 32 || ipv6PrefixLength > 128)
+      problems.push(`IPV6_PREFIX_LENGTH must be an integer between 32 and 128, got "${rawPrefix}"`);
+  }
+
   if (problems.length) throw new ConfigError(problems);
-  return { port, host, edition, dataDir, databaseUrl, smtpUrl, publicUrl, distDir, editionsDir, trustProxy };
+  return {
+    port,
+    host,
+    edition,
+    dataDir,
+    databaseUrl,
+    smtpUrl,
+    publicUrl,
+    distDir,
+    editionsDir,
+    trustProxy,
+    ipv6PrefixLength,
+  };
 }
 
 /** Names proxy-addr (behind Fastify's `trustProxy`) understands for whole address families. */

@@ -1,3 +1,5 @@
+import ipaddr from 'ipaddr.js';
+import { DEFAULT_IPV6_PREFIX_LENGTH } from '../config';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import type { MessageCode } from '../i18n/index';
@@ -24,12 +26,34 @@ export async function enforceLimit(
   throw new AppError(429, code, {}, { 'retry-after': String(seconds) });
 }
 
+/**
+ * What a client address counts as for limits: an IPv4 address as itself (/32; an IPv4-mapped IPv6 address is its
+ * IPv4 address), an IPv6 address as its network of `prefixLength` bits (`2001:db8:1:2::/64`), so a client holding a
+ * whole /64 has one budget, not 2^64. Anything else (not an IP address) as it is.
+ */
+export function clientNetwork(ip: string, prefixLength: number = DEFAULT_IPV6_PREFIX_LENGTH): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const addr = ipaddr.process(ip);
+  if (addr.kind() === 'ipv4') return addr.toString();
+  const bytes = addr.toByteArray();
+  for (let bit = prefixLength; bit < 128; bit++) bytes[bit >> 3] &= ~(0x80 >> (bit & 7));
+  return `${ipaddr.fromByteArray(bytes).toString()}/${prefixLength}`;
+}
+
+/**
+ * The subject of a client address's limits and throttles (`<name>:ip:<subject>`): its network by the configured
+ * IPv6 prefix length (IPV6_PREFIX_LENGTH). Every counter keyed by the client address goes through here.
+ */
+export function addressSubject(ctx: Pick<AppContext, 'config'>, ip: string): string {
+  return clientNetwork(ip, ctx.config.ipv6PrefixLength ?? DEFAULT_IPV6_PREFIX_LENGTH);
+}
+
 /** Lookups that tell whether an account exists (check with a pass, recovery start) one address may make a minute. */
 export const ACCOUNT_LOOKUPS_PER_MINUTE = 10;
 
 /** The shared limit of account lookups from a client address (the check and the recovery start count together). */
-export const accountLookupLimit = (ip: string): LimitRule => ({
-  key: `account-lookup:ip:${ip}`,
+export const accountLookupLimit = (ctx: Pick<AppContext, 'config'>, ip: string): LimitRule => ({
+  key: `account-lookup:ip:${addressSubject(ctx, ip)}`,
   limit: ACCOUNT_LOOKUPS_PER_MINUTE,
   windowMs: 60_000,
 });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
-import { enforceLimit } from './rate-limit';
+import { addressSubject, enforceLimit } from './rate-limit';
 
 /**
  * A route's own limits, declared in its `config.limit`: at most `perAddress` requests per window from one client
@@ -8,7 +8,10 @@ import { enforceLimit } from './rate-limit';
  * shares them. Over either: 429 with Retry-After and the catalogue's "try again in one minute" (or "later").
  */
 export interface RouteLimit {
-  /** Names the counters (`<name>:ip:<address>`, `<name>:user:<id>`); routes sharing a budget share a name. */
+  /**
+   * Names the counters (`<name>:ip:<address or IPv6 network>`, `<name>:user:<id>`); routes sharing a budget share a
+   * name.
+   */
   name: string;
   perAddress?: number;
   perUser?: number;
@@ -31,7 +34,8 @@ export function installRouteLimits(app: FastifyInstance, ctx: AppContext): void 
     const windowMs = limit.windowMs ?? 60_000;
     const code = windowMs === 60_000 ? 'TooManyRequestsMinute' : 'TooManyRequests';
     if (limit.perAddress !== undefined) {
-      await enforceLimit(ctx, { key: `${limit.name}:ip:${req.ip}`, limit: limit.perAddress, windowMs }, code);
+      const key = `${limit.name}:ip:${addressSubject(ctx, req.ip)}`;
+      await enforceLimit(ctx, { key, limit: limit.perAddress, windowMs }, code);
     }
     const userId = req.session?.user.id ?? req.token?.user.id;
     if (limit.perUser !== undefined && userId) {

@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context';
 import { AppError, errorResponses } from '../errors';
+import { addressSubject } from '../http/rate-limit';
 import { storeUsageLogs } from '../services/usage-logs';
 
 /** Most entries one post may carry (the web collector batches at most 200). */
@@ -50,8 +51,9 @@ export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const rows = req.body.length;
       const kb = Math.ceil(Buffer.byteLength(JSON.stringify(req.body)) / 1024);
-      await charge(ctx, `logs-rows:ip:${req.ip}`, LOG_ROWS_PER_ADDRESS_MINUTE, rows);
-      await charge(ctx, `logs-kb:ip:${req.ip}`, LOG_KB_PER_ADDRESS_MINUTE, kb);
+      const address = addressSubject(ctx, req.ip);
+      await charge(ctx, `logs-rows:ip:${address}`, LOG_ROWS_PER_ADDRESS_MINUTE, rows);
+      await charge(ctx, `logs-kb:ip:${address}`, LOG_KB_PER_ADDRESS_MINUTE, kb);
       const userId = req.session?.user.id ?? null;
       if (userId) await charge(ctx, `logs-rows:user:${userId}`, LOG_ROWS_PER_USER_MINUTE, rows);
       await storeUsageLogs(ctx, userId, req.body);

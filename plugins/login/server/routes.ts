@@ -86,7 +86,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const { username } = req.params;
       const pass = req.headers['x-captcha-pass'];
-      await enforceLimit(ctx, pass ? accountLookupLimit(req.ip) : stateCheckLimit(req.ip));
+      await enforceLimit(ctx, pass ? accountLookupLimit(ctx, req.ip) : stateCheckLimit(ctx, req.ip));
       return checkUsername(ctx, username, req.ip, pass);
     },
   );

@@ -4,6 +4,7 @@ import { LOCK_AT_FAILURES, LOCK_DURATION_MS } from '../../../server/auth/lockout
 import { noteSignIn } from './devices';
 import { findUserByUsername, maskEmail, recoveryTarget } from '../../../server/services/accounts';
 import { AppError } from '../../../server/errors';
+import { addressSubject } from '../../../server/http/rate-limit';
 import type { UsersTable } from '../../../server/db/schema';
 import { NEXT_URL_MAX, type UsernameCheckAnswer } from '../contract';
 import type { EditionManifest } from '../../../schemas/edition';
@@ -27,7 +28,7 @@ export const IP_CAPTCHA_AFTER_FAILURES = 10;
 /** The window those address failures are counted in (ms). */
 export const IP_FAILURE_WINDOW_MS = 15 * 60 * 1000;
 
-const ipFailureKey = (ip: string) => `login-fail:ip:${ip}`;
+const ipFailureKey = (ctx: AppContext, ip: string) => `login-fail:ip:${addressSubject(ctx, ip)}`;
 
 /** What a sign-in attempt carries besides the credentials. */
 export interface SignInAttempt {
@@ -43,7 +44,7 @@ export interface SignInAttempt {
 
 /** Whether the next sign-in for a name from an address needs a slider pass, and whether the name is locked. */
 export async function signInNeeds(ctx: AppContext, username: string, ip: string) {
-  const [state, fromIp] = await Promise.all([ctx.lockout.state(username), ctx.rateLimits.peek(ipFailureKey(ip))]);
+  const [state, fromIp] = await Promise.all([ctx.lockout.state(username), ctx.rateLimits.peek(ipFailureKey(ctx, ip))]);
   return { locked: state.locked, needCaptcha: state.needCaptcha || fromIp >= IP_CAPTCHA_AFTER_FAILURES };
 }
 
@@ -68,7 +69,7 @@ export async function underLockout(
   const { username, captchaPass, ip } = attempt;
   const withPass = !!captchaPass;
   if (captchaPass && !(await ctx.captcha.spend(username, captchaPass))) return { kind: 'captchaInvalid' };
-  if (!withPass && (await ctx.rateLimits.peek(ipFailureKey(ip))) >= IP_CAPTCHA_AFTER_FAILURES) {
+  if (!withPass && (await ctx.rateLimits.peek(ipFailureKey(ctx, ip))) >= IP_CAPTCHA_AFTER_FAILURES) {
     return (await ctx.lockout.isLocked(key)) ? { kind: 'locked' } : { kind: 'captchaRequired' };
   }
   const slot = await ctx.lockout.reserve(key, withPass);
@@ -83,7 +84,7 @@ export async function underLockout(
   }
   const { ok, user } = judged;
   if (!ok || !user) {
-    await ctx.rateLimits.hit(ipFailureKey(ip), Number.MAX_SAFE_INTEGER, IP_FAILURE_WINDOW_MS);
+    await ctx.rateLimits.hit(ipFailureKey(ctx, ip), Number.MAX_SAFE_INTEGER, IP_FAILURE_WINDOW_MS);
     if (slot.slot < LOCK_AT_FAILURES) return { kind: 'incorrect' };
     // Only the attempt holding the locking slot gets here, so the owner hears of each lock once.
     if (user) {
@@ -115,8 +116,8 @@ export async function signIn(ctx: AppContext, attempt: SignInAttempt): Promise<S
 export const STATE_CHECKS_PER_MINUTE = 60;
 
 /** The limit of plain checks from an address. */
-export const stateCheckLimit = (ip: string) => ({
-  key: `check:ip:${ip}`,
+export const stateCheckLimit = (ctx: Pick<AppContext, 'config'>, ip: string) => ({
+  key: `check:ip:${addressSubject(ctx, ip)}`,
   limit: STATE_CHECKS_PER_MINUTE,
   windowMs: 60_000,
 });

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../server/context';
 import { AppError } from '../../../server/errors';
 import { passwordRuleViolation } from '../../../server/auth/passwords';
 import { randomSecret, safeEqual, sha256 } from '../../../server/auth/random';
-import { accountLookupLimit, enforceLimit } from '../../../server/http/rate-limit';
+import { accountLookupLimit, addressSubject, enforceLimit } from '../../../server/http/rate-limit';
 import { MailNotConfiguredError } from '../../../server/mail/index';
 import { normalizeLocale, type ServerLocale } from '../../../server/i18n/index';
 import { maskEmail, recoveryTarget } from '../../../server/services/accounts';
@@ -85,7 +85,7 @@ export async function startRecovery(
   origin: RecoveryOrigin,
 ): Promise<RecoveryFlow> {
   // It tells whether an account exists, like the check: the same per-address budget.
-  await enforceLimit(ctx, accountLookupLimit(origin.ip));
+  await enforceLimit(ctx, accountLookupLimit(ctx, origin.ip));
   if (!(await ctx.captcha.spend(username, pass))) throw new AppError(403, 'CaptchaInvalid');
   const target = await recoveryTarget(ctx.db, username);
   if (target.kind === 'notFound') throw new AppError(404, 'AccountNotExist');
@@ -130,7 +130,11 @@ export async function sendCode(
   await enforceLimit(ctx, { key: throttleKey, limit: 1, windowMs: RECOVERY_RESEND_MS }, 'RecoveryMailTooFrequent');
   await enforceLimit(
     ctx,
-    { key: `recovery-mail:ip:${origin.ip}`, limit: RECOVERY_MAILS_PER_IP_HOUR, windowMs: 3_600_000 },
+    {
+      key: `recovery-mail:ip:${addressSubject(ctx, origin.ip)}`,
+      limit: RECOVERY_MAILS_PER_IP_HOUR,
+      windowMs: 3_600_000,
+    },
     'TooManyRequests',
   );
   const now = ctx.clock.now().getTime();
