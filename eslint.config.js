@@ -140,6 +140,42 @@ export default tseslint.config(
       ],
     },
   },
+  // Libraries through their documented entry points only: no bundler runtime, no antd / rc-component internals (a
+  // module swapped or parsed by path breaks silently with the next release). antd's components and locales by path
+  // (`antd/es/table`, `antd/es/locale/zh_CN`) are documented and stay allowed.
+  {
+    files: ['**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@rspack/core/dist/*', 'webpack/*', '@rsbuild/core/dist/*', '@rsbuild/core/compiled/*'],
+              message: "Bundler internals: use the bundler's documented configuration instead.",
+            },
+            {
+              group: [
+                'rc-util/*',
+                '@rc-component/*/es/*',
+                '@rc-component/*/lib/*',
+                '@ant-design/cssinjs/*',
+                '@ant-design/icons/lib/*',
+                '@ant-design/icons/es/*',
+                'antd/lib/*',
+                'antd/es/_util/*',
+                'antd/es/*/style',
+                'antd/es/*/style/*',
+                'antd/es/theme/*',
+                '*?original',
+              ],
+              message: "antd / rc-component internals: use antd's documented API (ConfigProvider, theme, components).",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // No SQL in route files: any `.db` (ctx.db, app.ctx.db, { db } = ctx) belongs in a service.
   {
     files: ROUTE_FILES,

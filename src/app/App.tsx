@@ -9,7 +9,7 @@ import { edition } from '../core/edition';
 import { localeTag } from '../core/i18n/locale';
 import { PageConfigContext, type PageConfig } from '../core/page-config';
 import { RegistryContext, type MessageCatalogue, type PluginRoute, type Registry } from '../core/plugin';
-import { StoresProvider, type RootStore, type StoreName } from '../core/stores/root';
+import { StoresProvider, type RootStore } from '../core/stores/root';
 import { lazyLoaded } from '../core/ui/lazyLoaded';
 import { RouteGuard } from '../shell/RouteGuard';
 import { ErrorBoundary } from '../shell/errors/ErrorBoundary';

@@ -215,9 +215,9 @@ export async function signIn(page: Page, user: { username: string; password: str
   await expectLanded(page, next);
 }
 
-/** The app has taken over the page the service painted (its first screen): it answers clicks and keys itself. */
+/** The app has rendered (or hydrated) its first page and settled: it answers clicks and keys itself. */
 export async function expectAppTookOver(page: Page, timeout?: number) {
-  await expect(page.locator('#container')).toHaveAttribute('data-hydrated', '', { timeout });
+  await expect(page.locator('body')).not.toHaveAttribute('data-settling', { timeout });
 }
 
 /**
@@ -254,14 +254,6 @@ export async function holdScripts(page: Page): Promise<() => void> {
     await route.continue();
   });
   return release;
-}
-
-/**
- * Waits until the browser painted the page (its first contentful paint): before that, its stylesheets may still be
- * on the way, and where an element is laid out is not where a visitor would see and press it.
- */
-export async function expectPainted(page: Page): Promise<void> {
-  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
 }
 
 /**
@@ -370,8 +362,7 @@ export const SECTION_AXE_EXCLUDE = ['footer', '[data-testid="shell-sider"]'];
  * another check owns.
  */
 export async function expectNoAxeViolations(page: Page, exclude: readonly string[] = SECTION_AXE_EXCLUDE) {
-  // The app has taken over the painted page (its first-screen styles are handed over to antd's then), and what it
-  // loaded has come (a button disabled while its section loads turns enabled, fading its colours).
+  // The app has rendered its page, and what it loaded has come (a button disabled while its section loads turns enabled, fading its colours).
   await expectAppTookOver(page);
   await page.waitForLoadState('networkidle');
   await page.mouse.move(0, 0);

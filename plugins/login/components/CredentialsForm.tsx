@@ -30,6 +30,14 @@ export const CredentialsForm = observer(function CredentialsForm({
   const login = useStore('login');
   const intl = useIntl();
   const account = useRef<InputRef>(null);
+  const password = useRef<InputRef>(null);
+  const [form] = Form.useForm<{ username: string; password: string }>();
+  useEffect(() => {
+    // The page may come painted by the service: what the visitor typed (or the browser filled in) before the app was
+    // there is in the fields themselves, not in the form's values. Read once, as the app takes the form over.
+    const typed = { username: account.current?.input?.value, password: password.current?.input?.value };
+    form.setFieldsValue(Object.fromEntries(Object.entries(typed).filter(([, v]) => v)));
+  }, [form]);
   useEffect(() => {
     // After the first paint, not inside it (a focus makes the browser lay the page out there and then), and only
     // when the visitor has not put the focus anywhere yet.
@@ -38,6 +46,7 @@ export const CredentialsForm = observer(function CredentialsForm({
   }, [autoFocus]);
   return (
     <Form
+      form={form}
       name={directory}
       layout="vertical"
       requiredMark={false}
@@ -63,7 +72,7 @@ export const CredentialsForm = observer(function CredentialsForm({
         label={<FormattedMessage id="login.password" />}
         rules={[{ required: true, message: intl.formatMessage({ id: 'login.password.required' }) }]}
       >
-        <Input.Password autoComplete="current-password" maxLength={1024} />
+        <Input.Password ref={password} autoComplete="current-password" maxLength={1024} />
       </Form.Item>
       {login.captchaFor && (
         <Form.Item>
