@@ -116,7 +116,9 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'session' },
       schema: {
         tags: ['login'],
-        summary: 'Change the password (also the forced change after sign-in); ends the other sessions',
+        summary:
+          'Change the password (also the forced change after sign-in); ends the other sessions. A wrong current ' +
+          'password counts as a failed sign-in: the 5th locks the account for an hour (423 AccountLocked)',
         headers: ChangePasswordHeadersSchema,
         body: ChangePasswordBodySchema,
         response: { 200: SuccessSchema, ...errorResponses },
@@ -124,7 +126,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const s = req.session!;
-      await changePassword(ctx, s.user.id, s.idHash, req.body.new_password, req.body.old_password);
+      await changePassword(ctx, s.user.id, s.idHash, req.body.new_password, req.body.old_password, req.ip);
       return { success: true };
     },
   );

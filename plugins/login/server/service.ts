@@ -142,24 +142,40 @@ export async function checkUsername(
   return { ...answer, exists: true, email: maskEmail(target.email) };
 }
 
-/** Changes the signed-in user's password under the rule; ends their other sessions. */
+/**
+ * Changes the signed-in user's password under the rule; ends their other sessions. The current password is judged
+ * under the account's sign-in lockout (server/auth/lockout.ts), as a sign-in with a slider pass: the attempt takes
+ * its slot before the password is evaluated, a wrong one keeps it, the 5th locks the account for an hour (sign-in
+ * included: whoever holds the session guesses no further than a stranger at the sign-in page), a right one clears
+ * the count. While the account is locked even the right password is refused (423 AccountLocked), unevaluated.
+ */
 export async function changePassword(
   ctx: AppContext,
   userId: string,
   keepSessionHash: string,
   newPassword: string,
   oldPassword: string | undefined,
+  ip: string,
 ): Promise<void> {
   const violation = passwordRuleViolation(newPassword);
   if (violation) throw new AppError(400, violation);
   const row = await ctx.db
     .selectFrom('users')
-    .select('password_hash')
+    .select(['username', 'password_hash'])
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
   if (row.password_hash) {
     if (!oldPassword) throw new AppError(400, 'OldPasswordRequired');
-    if (!(await ctx.hasher.verify(row.password_hash, oldPassword))) throw new AppError(400, 'OldPasswordIncorrect');
+    const slot = await ctx.lockout.reserve(row.username, true);
+    if (slot.kind !== 'granted') throw new AppError(423, 'AccountLocked');
+    if (!(await ctx.hasher.verify(row.password_hash, oldPassword))) {
+      if (slot.slot < LOCK_AT_FAILURES) throw new AppError(400, 'OldPasswordIncorrect');
+      // Only the attempt holding the locking slot gets here, so the owner hears of each lock once.
+      const until = ctx.clock.now().getTime() + LOCK_DURATION_MS;
+      await ctx.events.emit({ type: 'account.locked', until, address: ip, to: { userId } });
+      throw new AppError(423, 'AccountLocked');
+    }
+    await ctx.lockout.succeeded(row.username);
     if (oldPassword === newPassword) throw new AppError(400, 'PasswordSameAsOld');
   }
   const hash = await ctx.hasher.hash(newPassword);
