@@ -1,9 +1,11 @@
-// `npm run build [-- --edition id[,id]]`: validate manifests, then ONE rsbuild run with an environment per edition.
+// `npm run build [-- --edition id[,id]]`: validate manifests, then ONE rsbuild run with an environment per edition, and
+// the service compiled to JavaScript (dist/server/, what `npm start` runs). `--service`: the service alone.
 import { createRsbuild, loadConfig } from '@rsbuild/core';
 import { EditionError, formatProblem } from '../server/edition/loader';
 import { bundledPlugins, editionBuildPaths, editionsToBuild } from './lib/edition-build';
 import { writeCatalogues } from './lib/catalogue';
 import { compressAssets } from './lib/compress-assets';
+import { compileService } from './lib/compile-service';
 import path from 'node:path';
 
 /** Edition ids named on the command line by `--edition a` (repeatable, or comma separated). */
@@ -16,8 +18,17 @@ export function parseEditionArgs(argv: string[]): string[] {
   return ids.filter(Boolean);
 }
 
+/** Compiles the service into the dist folder (`<dist>/server/`) and says where it went. */
+async function buildService(root: string): Promise<void> {
+  const service = await compileService(root, path.join(editionBuildPaths(root).distDir, 'server'));
+  console.log(
+    `service: ${service.inputs} modules compiled in ${service.seconds.toFixed(2)} s → ${path.relative(root, service.file)}`,
+  );
+}
+
 async function main() {
   const root = process.cwd();
+  if (process.argv.includes('--service')) return buildService(root);
   const only = parseEditionArgs(process.argv.slice(2));
   let ids: string[];
   try {
@@ -44,6 +55,7 @@ async function main() {
     const c = compressAssets(path.join(editionBuildPaths(root).distDir, id));
     console.log(`${id}: ${c.files} assets pre-compressed, ${kb(c.raw)} → br ${kb(c.br)}, gzip ${kb(c.gz)}`);
   }
+  await buildService(root);
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   console.log(
     `built ${ids.length} edition(s) [${ids.join(', ')}] in ${seconds} s → ${editionBuildPaths(root).distDir}`,

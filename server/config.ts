@@ -1,6 +1,9 @@
 import path from 'node:path';
 import { listEditionIds, resolveEditionId } from './edition/loader';
 import { parseCidr } from './services/organizations';
+import { projectRoot } from './project-root';
+
+export { projectRoot };
 
 /** Everything the service reads from the environment, validated once at start. */
 /** `SMTP_URL` value for an instance without any mail service. */
@@ -54,9 +57,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
-
-/** Where the checkout lives, so defaults do not depend on the caller's working directory for code paths. */
-export const projectRoot = path.resolve(import.meta.dirname, '..');
 
 /** Reads and validates the configuration; unknown editions fall back to `vpc` through `warn`. */
 export function loadConfig(

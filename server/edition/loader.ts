@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { DEFAULT_EDITION, type EditionManifest } from '../../schemas/edition';
+import { projectRoot } from '../project-root';
 
 /** One reason a manifest is invalid, precise enough to fix it without reading code. */
 export interface EditionProblem {
@@ -31,11 +32,7 @@ export interface EditionPaths {
   root?: string;
 }
 
-const schemaPath = fileURLToPathSafe(new URL('../../schemas/edition.schema.json', import.meta.url));
-
-function fileURLToPathSafe(url: URL): string {
-  return decodeURIComponent(url.pathname);
-}
+const schemaPath = path.join(projectRoot, 'schemas', 'edition.schema.json');
 
 let validator: ReturnType<Ajv['compile']> | undefined;
 
