@@ -49,7 +49,11 @@ async function main() {
   const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
   const paths = editionBuildPaths(root);
   for (const m of editionsToBuild(paths, ids)) {
-    writeCatalogues(paths, path.join(paths.distDir, m.id), (await bundledPlugins(m, paths)).included);
+    writeCatalogues(
+      paths,
+      path.join(paths.distDir, m.id),
+      (await bundledPlugins(m, paths)).included.map((p) => p.id),
+    );
   }
   for (const id of ids) {
     const c = compressAssets(path.join(editionBuildPaths(root).distDir, id));
