@@ -113,6 +113,11 @@ declare module 'fastify' {
     scope?: string;
     /** 'xhr' = only X-Requested-With (sign-in has no session yet); default: both headers on state changes. */
     csrf?: 'full' | 'xhr';
+    /**
+     * A `session` route a user whose password must be changed first may call (the change itself, `me`); every other
+     * session route answers them 403 PasswordChangeRequired, and their tokens are refused.
+     */
+    beforePasswordChange?: boolean;
     /** Organisation context (see OrgScope); `/uiless/` routes carrying `x-tenant-id` are checked unless `false`. */
     orgScoped?: OrgScope;
   }

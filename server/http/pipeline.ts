@@ -165,8 +165,9 @@ function presentedToken(req: FastifyRequest): string | undefined {
 
 /**
  * Installs what every request goes through: request id header, locale, session or token
- * authentication, X-Requested-With + CSRF checks on state changes, the organisation context and its policies
- * (./tenant), and security headers.
+ * authentication, X-Requested-With + CSRF checks on state changes, the forced password change (403
+ * PasswordChangeRequired on everything but the routes marked `beforePasswordChange`, and on every token of that
+ * user), the organisation context and its policies (./tenant), and security headers.
  */
 export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions: SessionStore): void {
   const fallbackLocale = ctx.edition.locale.default;
@@ -199,6 +200,8 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
       if (!token) return sendError(req, reply.header('www-authenticate', 'Bearer'), 401, 'TokenInvalid');
       const result = ctx.tokenAuth ? await ctx.tokenAuth.verify(token) : null;
       if (!result?.ok) return sendError(req, reply.header('www-authenticate', 'Bearer'), 401, 'TokenInvalid');
+      // A user who must change the password acts through nothing but the password change, tokens included.
+      if (result.user.must_change_password === 1) return sendError(req, reply, 403, 'PasswordChangeRequired');
       if (config.scope && !hasScope(result.scopes, config.scope)) {
         return sendError(req, reply, 403, 'InsufficientScope', { scope: config.scope });
       }
@@ -228,6 +231,9 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
       }
     }
     if (auth === 'session' && !req.session) return sendError(req, reply, 401, 'Unauthorized');
+    // Until the forced change is done, a session reaches the change, `me`, the pages and sign-out (public routes).
+    if (auth === 'session' && req.session!.user.must_change_password === 1 && !config.beforePasswordChange)
+      return sendError(req, reply, 403, 'PasswordChangeRequired');
     return enforceTenant(ctx, req, reply);
   });
 

@@ -19,6 +19,7 @@ export const en_US = {
   PasswordTooShort: 'The password must be at least 8 characters long.',
   PasswordCharacters: 'The password may only contain letters, digits and the special characters @#$%^&*.',
   PasswordComposition: 'The password must combine letters, digits and at least one special character (@#$%^&*).',
+  PasswordChangeRequired: 'Please change your password before going on.',
   TokenInvalid: 'The access token is invalid, expired or deleted.',
   TokenInQuery: 'Send the access token in the x-yunxiao-token or Authorization header, never in the URL.',
   InsufficientScope: 'The access token lacks the permission "{scope}".',

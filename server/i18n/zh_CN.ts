@@ -21,6 +21,7 @@ export const zh_CN: Record<CoreCode, string> = {
   PasswordTooShort: '密码长度至少 8 位。',
   PasswordCharacters: '密码只能包含字母、数字和特殊字符 @#$%^&*。',
   PasswordComposition: '密码必须包含字母、数字和至少一个特殊字符（@#$%^&*）。',
+  PasswordChangeRequired: '请先修改密码再继续操作。',
   TokenInvalid: '访问令牌无效、已过期或已删除。',
   TokenInQuery: '请通过 x-yunxiao-token 或 Authorization 请求头传递访问令牌，不要放在 URL 中。',
   InsufficientScope: '访问令牌缺少权限“{scope}”。',

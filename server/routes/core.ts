@@ -54,7 +54,8 @@ export const coreRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/individual/proxy/me',
     {
-      config: { auth: 'session' },
+      // The shell reads who is signed in (and that the password must be changed) before sending them to change it.
+      config: { auth: 'session', beforePasswordChange: true },
       schema: {
         tags: ['core'],
         summary: 'The signed-in user',

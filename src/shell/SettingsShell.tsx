@@ -49,7 +49,8 @@ const SettingsShell = observer(function SettingsShell({ registry }: SettingsShel
   const Page = useMemo(() => (section ? lazyLoaded(section.load) : null), [section]);
 
   if (session.loading) return null;
-  if (session.signedOut) {
+  // A user who must change the password first goes to the sign-in page, whose sign-in leads to the change.
+  if (session.signedOut || session.user?.must_change_password) {
     const next = encodeURIComponent(location.pathname + location.search);
     return <Redirect to={`${edition.paths.relogin}?next=${next}`} />;
   }

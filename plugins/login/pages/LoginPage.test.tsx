@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { edition } from '../../../src/core/edition';
 import { PAGE_CONFIG_ELEMENT_ID } from '../../../src/core/page-config';
 import { fakeBackend, ok, serviceError, type FakeRoutes } from '../../../tests/kit/fake-backend';
@@ -89,6 +89,38 @@ describe('login page', () => {
     expect(await screen.findByText('Change password')).toBeTruthy();
     expect(document.getElementById('confirm')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Change and continue' })).toBeTruthy();
+  });
+});
+
+describe('login page: a session that must change its password', () => {
+  it('stays on the sign-in page, whose sign-in leads to the forced change', async () => {
+    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => {});
+    try {
+      const backend = backendFor(false);
+      await renderWithCore(<LoginPage />, {
+        backend,
+        user: { ...TEST_USER, must_change_password: true },
+        route: '/users/login?next=%2Fusers%2Fsettings%2Fprofile',
+      });
+      await submit('alice', 'Right@pass1');
+      expect(await screen.findByText('Change password')).toBeTruthy();
+      expect(assign).not.toHaveBeenCalled();
+    } finally {
+      assign.mockRestore();
+    }
+  });
+
+  it('leaves at once for a session without a pending change', async () => {
+    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => {});
+    try {
+      await renderWithCore(<LoginPage />, {
+        backend: backendFor(false),
+        route: '/users/login?next=%2Fusers%2Fsettings',
+      });
+      await waitFor(() => expect(assign).toHaveBeenCalledWith('/users/settings'));
+    } finally {
+      assign.mockRestore();
+    }
   });
 });
 

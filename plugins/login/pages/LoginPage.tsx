@@ -48,7 +48,9 @@ const LoginPage = observer(function LoginPage() {
   const bindAsked = params.get('bind') === '1';
   // Once a tab was chosen, keyboard focus stays on the tab bar instead of jumping into the form.
   const [tabChosen, setTabChosen] = useState(false);
-  const leave = login.done || (!session.loading && !!session.user && !login.pendingChange);
+  // A session whose password must be changed first stays: its sign-in here leads to the change form.
+  const leave =
+    login.done || (!session.loading && !!session.user && !session.user.must_change_password && !login.pendingChange);
 
   useEffect(() => {
     if (leave) window.location.assign(nextUrl(params));

@@ -113,7 +113,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/users/ajax/v1/my/password',
     {
-      config: { auth: 'session' },
+      config: { auth: 'session', beforePasswordChange: true },
       schema: {
         tags: ['login'],
         summary:

@@ -57,6 +57,9 @@ beforeAll(async () => {
       if (path === '/fail401')
         return json(401, { status: 401, requestId: 'req-401', code: 'Unauthorized', message: 'login' });
       if (path === '/uiless/api/workspace/list') return json(401, { message: 'no' });
+      if (path === '/fail403-change')
+        return json(403, { status: 403, requestId: 'r', code: 'PasswordChangeRequired', message: 'change it' });
+      if (path === '/fail403') return json(403, { status: 403, requestId: 'r', code: 'Forbidden', message: 'no' });
       if (path.startsWith('/echo') || path.startsWith('/uiless/')) return json(200, { ok: true });
       json(404, { message: 'not found' });
     });
@@ -219,6 +222,14 @@ describe('results', () => {
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
     expect((onUnauthorized.mock.calls[0][0] as RequestError).status).toBe(401);
     await c.get('/fail401', undefined, { handleUnauthorized: false });
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('calls onUnauthorized on 403 PasswordChangeRequired (the forced change comes first), not on other 403s', async () => {
+    const { c, onUnauthorized } = client();
+    await c.get('/fail403');
+    expect(onUnauthorized).not.toHaveBeenCalled();
+    await c.get('/fail403-change');
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 

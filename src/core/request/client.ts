@@ -1,8 +1,14 @@
 import zhCN from '../messages/zh_CN.json';
 import { plainText } from '../i18n/plain-text';
 import type { MessageCatalogue } from '../plugin';
-import { CLIENT_STATUS, REQUEST_TIMEOUT_MS, SERVER_ERROR_MIN_STATUS, UILESS_MARKER } from './constants';
-import { RequestError, shouldReport, type RequestInfo } from './errors';
+import {
+  CLIENT_STATUS,
+  PASSWORD_CHANGE_REQUIRED,
+  REQUEST_TIMEOUT_MS,
+  SERVER_ERROR_MIN_STATUS,
+  UILESS_MARKER,
+} from './constants';
+import { errorCodeOf, RequestError, shouldReport, type RequestInfo } from './errors';
 
 /** Every call resolves to this pair instead of throwing, so callers handle failure where it happens. */
 export type RequestResult<T> = [RequestError, undefined] | [null, T];
@@ -51,7 +57,10 @@ export interface RequestHooks {
   showServerError: (notice: ServerErrorNotice) => void;
   /** Receives failures that survive `shouldReport`; defaults to nothing. */
   report: (error: RequestError, request: RequestInfo) => void;
-  /** Called on a 401 so the app can send the user to the edition's re-login path. */
+  /**
+   * Called on a 401, and on a 403 PasswordChangeRequired, so the app can send the user to the edition's re-login
+   * path (whose sign-in asks for the forced password change).
+   */
   onUnauthorized: (error: RequestError) => void;
   /** The app language as a BCP 47 tag, sent as Accept-Language so server messages match the UI. */
   language: () => string | undefined;
@@ -222,6 +231,10 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
       );
     }
     if (error.status === 401 && opts.handleUnauthorized !== false) safely(() => hooks.onUnauthorized(error));
+    // The service answers a user who must change the password first this way everywhere: to the sign-in page, whose
+    // sign-in leads to the change.
+    if (error.status === 403 && errorCodeOf(error) === PASSWORD_CHANGE_REQUIRED)
+      safely(() => hooks.onUnauthorized(error));
     if (shouldReport(error, info)) safely(() => hooks.report(error, info));
     return [error, undefined];
   }

@@ -21,3 +21,6 @@ export const CLIENT_STATUS = {
 
 /** Marker in a URL that routes it to the platform's uiless gateway, which needs app and tenant headers. */
 export const UILESS_MARKER = '/uiless/';
+
+/** The service's error code for a user who must change the password before anything else (sent to the sign-in page). */
+export const PASSWORD_CHANGE_REQUIRED = 'PasswordChangeRequired';

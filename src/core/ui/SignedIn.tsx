@@ -24,7 +24,8 @@ export interface SignedInProps {
 export const SignedIn = observer(function SignedIn({ children, failedId, retryId }: SignedInProps) {
   const { session } = useStores();
   const location = useLocation();
-  if (session.signedOut) {
+  // A user who must change the password first goes to the sign-in page, whose sign-in leads to the change.
+  if (session.signedOut || session.user?.must_change_password) {
     const next = encodeURIComponent(location.pathname + location.search);
     return <Redirect to={`${edition.paths.relogin}?next=${next}`} />;
   }
