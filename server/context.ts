@@ -111,8 +111,12 @@ declare module 'fastify' {
     auth?: RouteAuth;
     /** Scope a token needs on `auth: 'token'` routes. */
     scope?: string;
-    /** 'xhr' = only X-Requested-With (sign-in has no session yet); default: both headers on state changes. */
-    csrf?: 'full' | 'xhr';
+    /**
+     * 'xhr' = only X-Requested-With (sign-in has no session yet); 'form' = a browser form's POST, which can send
+     * neither header: the route checks the session's CSRF token in the body itself (logout); default: both headers
+     * on state changes.
+     */
+    csrf?: 'full' | 'xhr' | 'form';
     /**
      * A `session` route a user whose password must be changed first may call (the change itself, `me`); every other
      * session route answers them 403 PasswordChangeRequired, and their tokens are refused.

@@ -102,6 +102,20 @@ export const LogoutQuerySchema = Type.Object({ next: Type.Optional(Type.String({
 /** Static type of the logout query. */
 export type LogoutQuery = Static<typeof LogoutQuerySchema>;
 
+/**
+ * Logout body (the confirmation page's form, or a call): the session's CSRF token (a call may send it as
+ * X-CSRF-Token instead) and where to go afterwards.
+ */
+export const LogoutBodySchema = Type.Object(
+  {
+    csrf_token: Type.Optional(Type.String({ maxLength: 200 })),
+    next: Type.Optional(Type.String({ maxLength: NEXT_URL_MAX })),
+  },
+  closed,
+);
+/** Static type of the logout body. */
+export type LogoutBody = Static<typeof LogoutBodySchema>;
+
 /** A third-party account that signed in unbound and waits, in this browser, for a password sign-in to bind it. */
 export const PendingBindSchema = Type.Object(
   {

@@ -215,7 +215,7 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
       if (!req.session) reply.clearCookie(sessionCookie, { path: '/', secure: https, httpOnly: true, sameSite: 'lax' });
     }
 
-    if (STATE_CHANGING.has(req.method)) {
+    if (STATE_CHANGING.has(req.method) && config.csrf !== 'form') {
       if (req.headers['x-requested-with'] !== 'XMLHttpRequest') return sendError(req, reply, 403, 'XhrRequired');
       if (config.csrf !== 'xhr') {
         if (!req.session)

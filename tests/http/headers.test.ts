@@ -139,7 +139,7 @@ describe('behind an https PUBLIC_URL: HSTS and a __Host- session cookie', () => 
     const planted = new Client(s.url);
     planted.cookies.set('account_session', c.cookies.get('__Host-account_session')!);
     expect((await planted.req('GET', '/individual/proxy/me')).status).toBe(401);
-    const out = await c.req('GET', '/users/logout');
+    const out = await c.req('POST', '/users/logout', { body: {} });
     expect(out.headers.getSetCookie().find((x) => x.startsWith('__Host-account_session='))).toMatch(/; Secure/i);
     expect((await c.req('GET', '/individual/proxy/me')).status).toBe(401);
   });

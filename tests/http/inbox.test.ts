@@ -422,7 +422,7 @@ describe('inbox calls', () => {
     await give(id, EVENTS.avatar);
     const before = await all(c);
     const cookie = c.cookieHeader();
-    expect((await c.req('GET', '/users/logout')).status).toBe(302);
+    expect((await c.req('POST', '/users/logout', { body: {} })).status).toBe(303);
     const stale = await c.req('POST', `${INBOX}:list`, { body: {}, headers: { cookie } });
     expect(stale.status).toBe(401);
     expect((await rowsOf(id)).map((r) => r.id)).toEqual(before.map((m) => m.id));

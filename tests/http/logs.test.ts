@@ -31,7 +31,7 @@ describe('logs', () => {
     await c.req('GET', `/users/ajax/users/alice/check?code=987654&password=${encodeURIComponent(password)}`);
     await c.req('POST', '/users/ajax/login', { raw: `{"username":"alice","password":"${password}",` });
     await s.ctx.mailer.send({ to: 'alice@example.com', subject: 'Your code', text: 'code 987654' });
-    await c.req('GET', '/users/logout');
+    await c.req('POST', '/users/logout', { body: {} });
 
     const all = s.logs.join('');
     expect(s.logs.length).toBeGreaterThan(10);

@@ -77,8 +77,9 @@ describe('sessions', () => {
     const c = new Client(s.url);
     await c.login('alice', 'Secret#123');
     const cookie = c.cookies.get(SESSION_COOKIE)!;
-    const out = await c.req('GET', '/users/logout?next=%2Fusers%2Fsettings%2Fprofile');
-    expect(out.status).toBe(302);
+    // With the session's CSRF token (the client sends it as X-CSRF-Token); a bare GET only asks (tests/http/logout).
+    const out = await c.req('POST', '/users/logout?next=%2Fusers%2Fsettings%2Fprofile', { body: {} });
+    expect(out.status).toBe(303);
     expect(out.headers.get('location')).toBe('/users/settings/profile');
     const replay = new Client(s.url);
     replay.cookies.set(SESSION_COOKIE, cookie);

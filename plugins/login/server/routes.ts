@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, errorResponses } from '../../../server/errors';
 import { sessionCookieName } from '../../../server/auth/sessions';
+import { safeEqual } from '../../../server/auth/random';
 import { toMe } from '../../../server/routes/core';
 import type { SessionUser } from '../../../server/context';
 import { SuccessSchema } from '../../../schemas/common';
@@ -9,6 +10,7 @@ import {
   ChangePasswordHeadersSchema,
   LoginBodySchema,
   LoginResultSchema,
+  LogoutBodySchema,
   LogoutQuerySchema,
   UsernameCheckAnswerSchema,
   UsernameCheckHeadersSchema,
@@ -18,6 +20,7 @@ import { accountLookupLimit, enforceLimit } from '../../../server/http/rate-limi
 import { changePassword, checkUsername, safeNextUrl, signIn, stateCheckLimit } from './service';
 import { directorySignIn } from './directory';
 import { consumePendingBind } from './oauth-routes';
+import { logoutPage } from './logout-page';
 
 /** Sign-in attempts one client address may make per minute (whatever the names). */
 export const SIGNINS_PER_ADDRESS_MINUTE = 60;
@@ -97,16 +100,55 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'public' },
       schema: {
         tags: ['login'],
-        summary: 'Ends the session server-side and redirects to a validated next URL (else the sign-in page)',
+        summary:
+          'The seed’s logout address: with a session, a "sign out?" page whose button POSTs the session’s CSRF ' +
+          'token (a GET never ends a session, so another site cannot sign anyone out); without one, the redirect ' +
+          'to a validated next URL (else the sign-in page)',
         querystring: LogoutQuerySchema,
       },
     },
     async (req, reply) => {
+      const target = safeNextUrl(req.query.next, ctx);
+      if (!req.session) return reply.redirect(target ?? ctx.edition.paths.relogin);
+      const absolute = target && /^https?:\/\//i.test(target) ? [new URL(target).origin] : [];
+      const page = logoutPage({
+        locale: req.locale,
+        name: req.session.user.name || req.session.user.username,
+        csrfToken: req.session.csrfToken,
+        next: req.query.next,
+        cancel: target ?? '/users/settings',
+        color: ctx.edition.brand.color,
+        formOrigins: absolute,
+      });
+      return reply.header('content-security-policy', page.csp).type('text/html; charset=utf-8').send(page.html);
+    },
+  );
+
+  app.post(
+    '/users/logout',
+    {
+      // A browser form cannot send X-Requested-With: the session's CSRF token comes in the body (or the header).
+      config: { auth: 'public', csrf: 'form' },
+      schema: {
+        tags: ['login'],
+        summary:
+          'Ends the session server-side (needs its CSRF token, as the form field csrf_token or X-CSRF-Token) and ' +
+          'redirects (303) to a validated next URL, else the sign-in page',
+        querystring: LogoutQuerySchema,
+        body: LogoutBodySchema,
+      },
+    },
+    async (req, reply) => {
       // The target first (the redirect rule answers percent-encoded ASCII), so nothing can fail after the session ended.
-      const location = safeNextUrl(req.query.next, ctx) ?? ctx.edition.paths.relogin;
-      if (req.session) await ctx.sessions.destroy(req.session.idHash);
+      const location = safeNextUrl(req.body?.next ?? req.query.next, ctx) ?? ctx.edition.paths.relogin;
+      if (req.session) {
+        const header = req.headers['x-csrf-token'];
+        const sent = req.body?.csrf_token ?? (typeof header === 'string' ? header : undefined);
+        if (!sent || !safeEqual(sent, req.session.csrfToken)) throw new AppError(403, 'CsrfRejected');
+        await ctx.sessions.destroy(req.session.idHash);
+      }
       reply.clearCookie(sessionCookie, cookieOptions);
-      return reply.redirect(location);
+      return reply.redirect(location, 303);
     },
   );
 
