@@ -6,7 +6,6 @@
 // request to the service, which runs from its sources under `tsx watch` on a free loopback port: pages come from it
 // (page configuration, CSRF token and nonce), as in production; the first screen is not rendered on the service
 // (no renderer bundle in dev).
-import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -15,29 +14,12 @@ import type { IncomingMessage } from 'node:http';
 import { createRsbuild, loadConfig, mergeRsbuildConfig, type RsbuildConfig } from '@rsbuild/core';
 import { ConfigError, loadConfig as loadServiceConfig } from '../server/config';
 import { assertCanListen, StartError } from '../server/start';
+import { servedByDevServer } from './lib/dev-routing';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 /** Where the dev build goes: beside the production editions, never over them (npm start serves those). */
 export const DEV_DIST_DIR = path.join(root, 'dist', '.dev');
-
-/** Paths rsbuild's dev server answers itself besides the files of the build. */
-const DEV_SERVER_PATHS = /^\/(rsbuild-hmr|rsbuild-dev-server|__open-in-editor)\b/;
-
-/**
- * True when a request is for rsbuild (a file of the dev build or of its own, a hot update) rather than the service.
- * The build's files are on disk (`writeToDisk`) except hot updates; pages (HTML) always come from the service.
- */
-export function servedByDevServer(url: string, editionDir: string): boolean {
-  const pathname = decodeURIComponent(url.split('?')[0]);
-  if (DEV_SERVER_PATHS.test(pathname) || pathname.includes('.hot-update.')) return true;
-  if (pathname === '/' || pathname.endsWith('.html') || pathname.includes('..')) return false;
-  try {
-    return fs.statSync(path.join(editionDir, pathname)).isFile();
-  } catch {
-    return false;
-  }
-}
 
 /** A loopback port nothing listens on now. */
 function freePort(): Promise<number> {
@@ -86,6 +68,9 @@ async function main(): Promise<void> {
   const publicUrl = `http://${shownHost}:${port}`;
   const editionDir = path.join(DEV_DIST_DIR, edition);
   const servicePort = await freePort();
+  console.log(
+    `Dev: ${publicUrl} — the ${edition} edition; the web app reloads in place, the service restarts when its code changes.`,
+  );
 
   // The service: from its sources, restarted by tsx when one of the files it imported changes.
   const tsx = createRequire(import.meta.url).resolve('tsx/cli');
@@ -176,10 +161,6 @@ async function main(): Promise<void> {
     await stop(1);
     return;
   }
-  await Promise.all([compiled, serviceUp]).catch(() => undefined);
-  console.log(
-    `\nDev: ${publicUrl} — the ${edition} edition with hot reload; the service restarts when its code changes.\n`,
-  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
