@@ -233,6 +233,8 @@ async function expectLanded(page: Page, next: string | undefined) {
 /** Signs in as a person does: the login page, the form, the redirect to `next` (or settings). */
 export async function signInWithForm(page: Page, user: { username: string; password: string }, next?: string) {
   await page.goto(next ? `/users/login?next=${encodeURIComponent(next)}` : '/users/login');
+  // The page comes painted; a submit before the app has it would reload the page without sending anything.
+  await expectAppTookOver(page);
   await page.locator('#username').fill(user.username);
   await page.locator('#password').fill(user.password);
   await page.locator('button[type="submit"]').click();

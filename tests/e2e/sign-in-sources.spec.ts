@@ -1,7 +1,7 @@
 // Directory and third-party sign-in in Chromium against the real service, a real slapd and a real OpenID Connect
 // provider (started by serve.ts on vpc and global: the spec sees both languages, zh_CN on vpc and en_US on global).
 import type { Page } from '@playwright/test';
-import { dropSession, E2E_SIGN_IN, expect, test } from './fixtures';
+import { dropSession, E2E_SIGN_IN, expect, expectAppTookOver, test } from './fixtures';
 import { LDAP_PASSWORDS } from '../kit/slapd';
 
 const zh = () => (test.info().project.metadata as { edition: string }).edition !== 'global';
@@ -91,6 +91,8 @@ test('an unbound Lark account reaches "not bound", binds with a password sign-in
   expect(await served.text()).toContain('data-testid="pending-bind"');
   await page.getByRole('link', { name: t(page, 'signInAndBind') }).click();
   await expect(page.getByText(t(page, 'banner'))).toBeVisible();
+  // Painted; a submit before the app has the page would reload it without sending anything.
+  await expectAppTookOver(page);
   await page.locator('#username').fill(E2E_SIGN_IN.binder.username);
   await page.locator('#password').fill(E2E_SIGN_IN.binder.password);
   await page.locator('button[type="submit"]').click();
