@@ -3,14 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import {
-  confirmInPopover,
-  E2E_USERS,
-  expect,
-  expectNoAxeViolations,
-  signIn,
-  test,
-} from './fixtures';
+import { confirmInPopover, E2E_USERS, expect, expectNoAxeViolations, signIn, test } from './fixtures';
 
 // SSH keys, artifact-repository credential and third-party bindings, per edition.
 // Several axe passes per test: give them room on a loaded 2-core machine.

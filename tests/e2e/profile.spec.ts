@@ -1,13 +1,5 @@
 import type { Page } from '@playwright/test';
-import {
-  dropSession,
-  E2E_USERS,
-  expect,
-  expectNoAxeViolations,
-  mailsTo,
-  signIn,
-  test,
-} from './fixtures';
+import { dropSession, E2E_USERS, expect, expectNoAxeViolations, mailsTo, signIn, test } from './fixtures';
 
 // The profile section against the real service; mail goes to the serve process's loopback SMTP sink.
 // Mail delivery, a 5 s countdown and several sign-ins need more than the default 30 s on a busy machine.
