@@ -25,8 +25,8 @@ export class StartError extends Error {
   }
 }
 
-/** Milliseconds a stop waits by default for requests already under way. */
-export const STOP_GRACE_MS = 3000;
+/** Milliseconds a stop waits by default for requests already under way (a second signal does not wait). */
+export const STOP_GRACE_MS = 10_000;
 
 /** `host:port` as a person types it (IPv6 in brackets). */
 function hostPort(host: string, port: number): string {
@@ -79,7 +79,7 @@ function announce(config: AppConfig, url: string, seed: DemoSeed | null): void {
 /**
  * Starts the product from the environment: checks the port, builds the edition when missing (if the caller can),
  * migrates, listens, seeds an empty database with the demo account and says how to sign in. SIGINT and SIGTERM stop
- * it: the port is released at once, requests under way get `stopGraceMs` to finish.
+ * it: the port is released at once, idle connections are closed, requests under way get `stopGraceMs` to finish.
  */
 export async function startService(options: StartOptions = {}): Promise<FastifyInstance> {
   // Signals are handled from the start: one before the service exists, or a second one, ends the process at once.
