@@ -23,7 +23,7 @@ export function chunkGroupFiles(stats: Rspack.Stats): Record<string, string[]> {
   for (const [name, group] of Object.entries(json.namedChunkGroups ?? {})) {
     out[name] = (group.assets ?? [])
       .map((a) => a.name)
-      .filter((f) => /\.(js|css)$/.test(f) && !initial.has(f))
+      .filter((f) => /\.(js|css)$/.test(f) && !f.includes('.hot-update.') && !initial.has(f))
       .map((f) => prefix + f);
   }
   return out;
