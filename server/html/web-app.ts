@@ -94,9 +94,8 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   };
 
   const htmlSchema = { hide: true } as const;
-  // `/users/settings` leads to the settings' first page (the web app would go there too, once its scripts ran). The
-  // query goes along.
-  // The first section of the edition's menu that the build has (without page-chunks.json: the menu's first).
+  // `/users/settings` leads to the settings' first page, the first section of the edition's menu that the build has
+  // (without page-chunks.json: the menu's first); the query goes along.
   const home = () => {
     const chunks = pageChunkLists.get(pageChunksFile);
     const first = ctx.edition.settingsMenu[0];

@@ -7,7 +7,6 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { edition } from '../../../src/core/edition';
 import type { ActionResult } from '../../../src/core/stores/failure';
 import { useStore } from '../../../src/core/stores/root';
-import { HydratedApart } from '../../../src/core/ui/HydratedApart';
 import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
 import type { AccessToken, TokenBody } from '../contract';
 import panelTheme from '../theme.json';
@@ -117,10 +116,7 @@ export const TokensPanel = observer(function TokensPanel({ showTitle = true }: {
           </Flex>
         </Flex>
         <TokenCreatedAlert store={store} message={messageApi} />
-        {/* The table's first commit measures and renders again: apart from the page's (src/core/ui/HydratedApart). */}
-        <HydratedApart>
-          <TokenTable store={store} onCreate={openCreate} onEdit={setEditing} onDelete={remove} />
-        </HydratedApart>
+        <TokenTable store={store} onCreate={openCreate} onEdit={setEditing} onDelete={remove} />
         <TokenFormDrawer store={store} open={creating} onClose={() => navigate(SECTION_PATH)} onSubmit={create} />
         <TokenFormDrawer
           store={store}

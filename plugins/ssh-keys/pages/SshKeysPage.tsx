@@ -8,7 +8,6 @@ import { edition } from '../../../src/core/edition';
 import { EMPTY_PLACEHOLDER, formatDateTime } from '../../../src/core/i18n/format';
 import { failureText, type Failure } from '../../../src/core/stores/failure';
 import { useStore } from '../../../src/core/stores/root';
-import { HydratedApart } from '../../../src/core/ui/HydratedApart';
 import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
 import type { SshKey, SshKeyCreateBody } from '../contract';
 
@@ -158,20 +157,17 @@ const SshKeysView = observer(function SshKeysView() {
               <FormattedMessage id="ssh-keys.page.count" values={{ count: sshKeys.keys.length }} />
             </Typography.Text>
           )}
-          {/* The table's first commit measures and renders again: apart from the page's (src/core/ui/HydratedApart). */}
-          <HydratedApart>
-            <Table<SshKey>
-              rowKey="id"
-              size="middle"
-              style={{ marginTop: 12 }}
-              loading={sshKeys.loading}
-              columns={columns}
-              dataSource={sshKeys.keys}
-              pagination={false}
-              scroll={{ x: 'max-content' }}
-              locale={{ emptyText: <Empty description={t('ssh-keys.page.empty')} /> }}
-            />
-          </HydratedApart>
+          <Table<SshKey>
+            rowKey="id"
+            size="middle"
+            style={{ marginTop: 12 }}
+            loading={sshKeys.loading}
+            columns={columns}
+            dataSource={sshKeys.keys}
+            pagination={false}
+            scroll={{ x: 'max-content' }}
+            locale={{ emptyText: <Empty description={t('ssh-keys.page.empty')} /> }}
+          />
         </>
       )}
       <SshKeyDialog
