@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from './clock';
 import type { DB } from './db/schema';
+import type { Lock } from './auth/lockout';
 
 /**
  * Account events: what happened to an account that its owner (or an organisation's admins) should hear about.
@@ -35,7 +36,7 @@ export type AccountEventBody =
   | { type: 'email.unbound'; email: string }
   | { type: 'avatar.changed' }
   | { type: 'sign-in.new-device'; address: string; browser: BrowserInfo }
-  | { type: 'account.locked'; until: number; address: string }
+  | { type: 'account.locked'; until: number; address: string; lock?: Lock }
   | { type: 'org.ip-whitelist-changed'; org: string; cidrs: string[] }
   | { type: 'org.licence-expiring'; org: string; expiresAt: number; days: number }
   | { type: 'org.notice'; org: string; title: string; body: string };

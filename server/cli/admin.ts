@@ -3,7 +3,7 @@ import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db/index';
 import { systemClock } from '../clock';
 import { DEFAULT_HASH_PARAMS, PasswordHasher, passwordRuleViolation, type HashParams } from '../auth/passwords';
-import { LoginLockout } from '../auth/lockout';
+import { LOCKS, LoginLockout, type Lock } from '../auth/lockout';
 import { AccountError, createOrg, createUser, installApp, listUsers } from '../services/accounts';
 import { bindIdentity, unbindIdentity } from '../services/identities';
 import { translate } from '../i18n/index';
@@ -18,6 +18,13 @@ export type { CliCommand, CliIo } from './command';
 
 const USAGE_HEAD = 'Usage: npm run admin -- <command> [options]';
 const USAGE_TAIL = 'The database is the one the service uses: DATA_DIR (default ./data) or DATABASE_URL.';
+
+/** How the CLI names the two locks of a name (smart lockout). */
+const LOCK_NAMES: Record<Lock, string> = {
+  unmarked: 'browsers without a device mark',
+  marked: 'browsers with a device mark',
+};
+const LOCK_NAME_WIDTH = Math.max(...Object.values(LOCK_NAMES).map((n) => n.length));
 
 /** The core's commands; slices add theirs through `defineServerPlugin({ cli })`. */
 export const CORE_COMMANDS: readonly CliCommand[] = [
@@ -80,13 +87,49 @@ export const CORE_COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'unlock-user',
-    usage: 'unlock-user --username U                  (clears the sign-in lock of that name)',
-    options: { username: { type: 'string' } },
-    async run({ need, deps, io }) {
+    usage:
+      'unlock-user --username U [--lock unmarked|marked]  (clears the sign-in locks of that name: both, or the one named)',
+    options: { username: { type: 'string' }, lock: { type: 'string' } },
+    async run({ values, need, deps, io }) {
       const args = need('username');
       if (!args) return 2;
-      const had = await new LoginLockout(deps.db, deps.clock).unlock(args[0]);
-      io.out(had ? `unlocked ${args[0]}` : `${args[0]} had no failed sign-ins; nothing to unlock`);
+      const only = values.lock as Lock | undefined;
+      if (only !== undefined && !LOCKS.includes(only)) {
+        io.err(`unlock-user: --lock must be ${LOCKS.join(' or ')}`);
+        return 2;
+      }
+      const had = await new LoginLockout(deps.db, deps.clock).unlock(args[0], only);
+      const which = only ? ` (${LOCK_NAMES[only]})` : '';
+      io.out(had ? `unlocked ${args[0]}${which}` : `${args[0]} had no failed sign-ins${which}; nothing to unlock`);
+      return 0;
+    },
+  },
+  {
+    name: 'lockout-status',
+    usage: 'lockout-status [--username U] [--json]    (both sign-in locks of a name, or of every name with failures)',
+    options: { username: { type: 'string' }, json: { type: 'boolean' } },
+    async run({ values, deps, io }) {
+      const lockout = new LoginLockout(deps.db, deps.clock);
+      const names = typeof values.username === 'string' ? [values.username] : await lockout.counted();
+      const reports = [];
+      for (const name of names) reports.push({ username: name, ...(await lockout.report(name)) });
+      if (values.json) {
+        io.out(JSON.stringify(reports, null, 2));
+        return 0;
+      }
+      if (!reports.length) io.out('no failed sign-ins counted');
+      for (const r of reports) {
+        io.out(r.username);
+        for (const lock of LOCKS) {
+          const st = r[lock];
+          const state = st.lockedUntil
+            ? `locked until ${new Date(st.lockedUntil).toISOString().slice(0, 16).replace('T', ' ')} UTC`
+            : st.failures
+              ? `${st.failures} failure${st.failures === 1 ? '' : 's'}${st.needCaptcha ? ', slider needed' : ''}`
+              : 'no failures';
+          io.out(`  ${`${LOCK_NAMES[lock]}:`.padEnd(LOCK_NAME_WIDTH + 1)} ${state}`);
+        }
+      }
       return 0;
     },
   },

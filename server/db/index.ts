@@ -12,6 +12,7 @@ import * as m002 from './migrations/002-usage-logs';
 import * as m032 from './migrations/032-identities';
 import * as m040 from './migrations/040-org-policies';
 import * as m050 from './migrations/050-captcha-rate-limits';
+import * as m060 from './migrations/060-device-lockout';
 
 /** Which engine a database runs on; a few statements differ (e.g. nothing yet, but callers may ask). */
 export type DialectName = 'sqlite' | 'postgres';
@@ -56,6 +57,7 @@ export const coreMigrations: Record<string, Migration> = {
   '032-identities': m032,
   '040-org-policies': m040,
   '050-captcha-rate-limits': m050,
+  '060-device-lockout': m060,
 };
 
 /** Core and slice migrations in one name-ordered map; a name used twice is refused (Kysely keys by name). */

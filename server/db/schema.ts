@@ -84,6 +84,15 @@ export interface LoginFailuresTable {
   updated_at: number;
 }
 
+/** A key the service signs with (e.g. the device mark's HMAC key), shared by every instance. */
+export interface ServiceSecretsTable {
+  /** What the key is for, e.g. `device-mark`. */
+  name: string;
+  /** base64url of 32 random bytes. */
+  value: string;
+  created_at: number;
+}
+
 /** Free-form per-user preferences (language…). */
 export interface PreferencesTable {
   user_id: string;
@@ -159,6 +168,9 @@ export interface DB {
   app_permissions: AppPermissionsTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
+  /** The lock of failures from browsers carrying the account's device mark (same shape as `login_failures`). */
+  login_failures_marked: LoginFailuresTable;
+  service_secrets: ServiceSecretsTable;
   preferences: PreferencesTable;
   usage_logs: UsageLogsTable;
   identities: IdentitiesTable;

@@ -283,7 +283,7 @@ describe('inbox producers', () => {
     expect((await frank.login('frank', PASSWORD)).status).toBe(200);
     const locked = await inbox(frank, 'account.locked');
     expect(locked).toHaveLength(1);
-    expect(locked[0]).toMatchObject({ app: 'account', sensitive: true, title: 'Account locked after failed sign-ins' });
+    expect(locked[0]).toMatchObject({ app: 'account', sensitive: true, title: 'Sign-in from unknown browsers locked' });
     expect(addresses.some((ip) => locked[0].body.includes(`last from ${ip})`))).toBe(true);
     // Nobody else heard of it.
     const { alice } = await s.signIn('alice');

@@ -19,7 +19,7 @@ import {
 import { DIRECTORY_KINDS, type DirectoryKind } from '../../../schemas/sign-in';
 import type { SignInDirectoriesTable } from './tables';
 import { readSecret } from './secret-ref';
-import { underLockout, type SignInAttempt, type SignInResult } from './service';
+import { lockForName, underLockout, type SignInAttempt, type SignInResult } from './service';
 
 /**
  * Sign-in through a directory (LDAP, Windows AD). The service searches the person with its own bind account (every
@@ -527,21 +527,30 @@ export interface DirectorySignIn extends SignInAttempt {
 export async function directorySignIn(ctx: AppContext, attempt: DirectorySignIn): Promise<SignInResult> {
   const dir = await findDirectory(ctx.db, attempt.kind, attempt.orgId);
   if (!dir) throw new AppError(400, 'DirectoryNotEnabled');
-  // A name locked as typed costs the directory nothing (and answers 423 even while it is down).
-  if (await ctx.lockout.isLocked(attempt.username)) return { kind: 'locked' };
+  // A name locked as typed costs the directory nothing (and answers 423 even while it is down); the lock is the
+  // one this browser's attempts count in (the account of the typed name, when the browser carries its mark).
+  if (await ctx.lockout.isLocked(attempt.username, await lockForName(ctx, attempt.marks, attempt.username)))
+    return { kind: 'locked' };
   let lookup: DirectoryLookup | undefined;
   try {
     lookup = await DirectoryLookup.open(dir);
     const person = await lookup.find(attempt.username.trim());
     const key = person ? person.login : attempt.username;
     const open = lookup;
-    return await underLockout(ctx, attempt, key, async () => {
-      const linked = person ? await linkedUser(ctx.db, dir, person) : undefined;
-      if (!person || person.disabled || !(await open.verify(person, attempt.password))) {
-        return { ok: false, user: linked };
-      }
-      return { ok: true, user: await linkedAccount(ctx, dir, person, attempt.log) };
-    });
+    return await underLockout(
+      ctx,
+      attempt,
+      key,
+      async () => {
+        const linked = person ? await linkedUser(ctx.db, dir, person) : undefined;
+        if (!person || person.disabled || !(await open.verify(person, attempt.password))) {
+          return { ok: false, user: linked };
+        }
+        return { ok: true, user: await linkedAccount(ctx, dir, person, attempt.log) };
+      },
+      // The account a device mark must name: the one linked to the directory's person.
+      async () => (person ? (await linkedUser(ctx.db, dir, person))?.id : undefined),
+    );
   } catch (e) {
     if (e instanceof DirectoryDownError) {
       attempt.log.warn(

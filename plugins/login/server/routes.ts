@@ -21,6 +21,7 @@ import { changePassword, checkUsername, safeNextUrl, signIn, stateCheckLimit } f
 import { directorySignIn } from './directory';
 import { consumePendingBind } from './oauth-routes';
 import { logoutPage } from './logout-page';
+import { readMarks, rotateMark } from './device-mark';
 
 /** Sign-in attempts one client address may make per minute (whatever the names). */
 export const SIGNINS_PER_ADDRESS_MINUTE = 60;
@@ -48,7 +49,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const { username, password, captcha_pass: captchaPass, method = 'password', org_id: orgId } = req.body;
-      const attempt = { username, password, captchaPass, ip: req.ip, userAgent: req.headers['user-agent'] };
+      const marks = await readMarks(ctx, req);
+      const attempt = { username, password, captchaPass, ip: req.ip, userAgent: req.headers['user-agent'], marks };
       const result =
         method === 'password'
           ? await signIn(ctx, attempt)
@@ -63,6 +65,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (req.session) await ctx.sessions.destroy(req.session.idHash);
       const s = await ctx.sessions.create(result.user.id);
       reply.setCookie(sessionCookie, s.id, cookieOptions);
+      // The browser is the account's now: its device mark (a new one at every sign-in) picks the marked lock.
+      await rotateMark(ctx, reply, marks, result.user.id);
       const { password_hash: _p, ...user } = result.user;
       return {
         user: toMe(user as SessionUser),
@@ -90,7 +94,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { username } = req.params;
       const pass = req.headers['x-captcha-pass'];
       await enforceLimit(ctx, pass ? accountLookupLimit(ctx, req.ip) : stateCheckLimit(ctx, req.ip));
-      return checkUsername(ctx, username, req.ip, pass);
+      return checkUsername(ctx, username, req.ip, pass, await readMarks(ctx, req));
     },
   );
 
@@ -168,7 +172,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const s = req.session!;
-      await changePassword(ctx, s.user.id, s.idHash, req.body.new_password, req.body.old_password, req.ip);
+      const marks = await readMarks(ctx, req);
+      await changePassword(ctx, s.user.id, s.idHash, req.body.new_password, req.body.old_password, req.ip, marks);
       return { success: true };
     },
   );

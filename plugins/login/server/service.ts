@@ -1,7 +1,8 @@
 import type { AppContext } from '../../../server/context';
 import { passwordRuleViolation } from '../../../server/auth/passwords';
-import { LOCK_AT_FAILURES, LOCK_DURATION_MS } from '../../../server/auth/lockout';
+import { LOCK_AT_FAILURES, LOCK_DURATION_MS, type Lock } from '../../../server/auth/lockout';
 import { noteSignIn } from './devices';
+import { lockFor, type DeviceMark } from './device-mark';
 import { findUserByUsername, maskEmail, recoveryTarget } from '../../../server/services/accounts';
 import { AppError } from '../../../server/errors';
 import { addressSubject } from '../../../server/http/rate-limit';
@@ -40,11 +41,35 @@ export interface SignInAttempt {
   ip: string;
   /** The browser's User-Agent, to tell its owner of a sign-in with a browser not seen before. */
   userAgent?: string;
+  /** The device marks the browser carries (signatures checked): a current one of the account picks the marked lock. */
+  marks?: readonly DeviceMark[];
 }
 
-/** Whether the next sign-in for a name from an address needs a slider pass, and whether the name is locked. */
-export async function signInNeeds(ctx: AppContext, username: string, ip: string) {
-  const [state, fromIp] = await Promise.all([ctx.lockout.state(username), ctx.rateLimits.peek(ipFailureKey(ctx, ip))]);
+/** The lock an attempt on `username` counts in: its account's id is looked up only when the browser has marks. */
+export async function lockForName(
+  ctx: AppContext,
+  marks: readonly DeviceMark[] | undefined,
+  username: string,
+): Promise<Lock> {
+  if (!marks?.length) return 'unmarked';
+  return lockFor(ctx, marks, (await findUserByUsername(ctx.db, username))?.id);
+}
+
+/**
+ * Whether the next sign-in for a name from an address (and a browser with `marks`) needs a slider pass, and whether
+ * the name is locked, in the lock that sign-in would count in.
+ */
+export async function signInNeeds(
+  ctx: AppContext,
+  username: string,
+  ip: string,
+  marks: readonly DeviceMark[] | undefined,
+) {
+  const lock = await lockForName(ctx, marks, username);
+  const [state, fromIp] = await Promise.all([
+    ctx.lockout.state(username, lock),
+    ctx.rateLimits.peek(ipFailureKey(ctx, ip)),
+  ]);
   return { locked: state.locked, needCaptcha: state.needCaptcha || fromIp >= IP_CAPTCHA_AFTER_FAILURES };
 }
 
@@ -58,28 +83,32 @@ export interface Judgement {
  * Runs one sign-in attempt under the lockout rule, whoever judges the password (the account's hash, a directory).
  * A pass is spent first (single use, the typed name only); then the attempt takes its slot of `key` atomically
  * (server/auth/lockout.ts) before any password is evaluated, so a burst of parallel attempts evaluates at most 5
- * passwords, at most 2 without passes. `judge` may throw: the slot is then given back (nothing was evaluated).
+ * passwords, at most 2 without passes, per lock. The lock is `marked` when the browser carries a current device
+ * mark of `account()` (the account the key belongs to), else `unmarked`. `judge` may throw: the slot is then
+ * given back (nothing was evaluated).
  */
 export async function underLockout(
   ctx: AppContext,
   attempt: SignInAttempt,
   key: string,
   judge: () => Promise<Judgement>,
+  account: () => Promise<string | undefined> = async () => (await findUserByUsername(ctx.db, key))?.id,
 ): Promise<SignInResult> {
   const { username, captchaPass, ip } = attempt;
   const withPass = !!captchaPass;
   if (captchaPass && !(await ctx.captcha.spend(username, captchaPass))) return { kind: 'captchaInvalid' };
+  const lock = attempt.marks?.length ? await lockFor(ctx, attempt.marks, await account()) : 'unmarked';
   if (!withPass && (await ctx.rateLimits.peek(ipFailureKey(ctx, ip))) >= IP_CAPTCHA_AFTER_FAILURES) {
-    return (await ctx.lockout.isLocked(key)) ? { kind: 'locked' } : { kind: 'captchaRequired' };
+    return (await ctx.lockout.isLocked(key, lock)) ? { kind: 'locked' } : { kind: 'captchaRequired' };
   }
-  const slot = await ctx.lockout.reserve(key, withPass);
+  const slot = await ctx.lockout.reserve(key, withPass, lock);
   if (slot.kind === 'locked') return { kind: 'locked' };
   if (slot.kind === 'captcha') return { kind: 'captchaRequired' };
   let judged: Judgement;
   try {
     judged = await judge();
   } catch (e) {
-    await ctx.lockout.release(key, slot.slot);
+    await ctx.lockout.release(key, slot.slot, lock);
     throw e;
   }
   const { ok, user } = judged;
@@ -89,11 +118,11 @@ export async function underLockout(
     // Only the attempt holding the locking slot gets here, so the owner hears of each lock once.
     if (user) {
       const until = ctx.clock.now().getTime() + LOCK_DURATION_MS;
-      await ctx.events.emit({ type: 'account.locked', until, address: ip, to: { userId: user.id } });
+      await ctx.events.emit({ type: 'account.locked', until, address: ip, lock, to: { userId: user.id } });
     }
     return { kind: 'locked' };
   }
-  await ctx.lockout.succeeded(key);
+  await ctx.lockout.succeeded(key, lock);
   await noteSignIn(ctx, user.id, ip, attempt.userAgent);
   return { kind: 'ok', user };
 }
@@ -131,8 +160,9 @@ export async function checkUsername(
   username: string,
   ip: string,
   pass: string | undefined,
+  marks?: readonly DeviceMark[],
 ): Promise<UsernameCheckAnswer> {
-  const needs = await signInNeeds(ctx, username, ip);
+  const needs = await signInNeeds(ctx, username, ip, marks);
   const answer: UsernameCheckAnswer = { locked: needs.locked, need_captcha: needs.needCaptcha };
   if (pass === undefined) return answer;
   if (!(await ctx.captcha.isValid(username, pass))) throw new AppError(403, 'CaptchaInvalid');
@@ -148,6 +178,8 @@ export async function checkUsername(
  * its slot before the password is evaluated, a wrong one keeps it, the 5th locks the account for an hour (sign-in
  * included: whoever holds the session guesses no further than a stranger at the sign-in page), a right one clears
  * the count. While the account is locked even the right password is refused (423 AccountLocked), unevaluated.
+ * The lock is the browser's, as at sign-in: a browser with a current device mark of the account counts in the
+ * marked lock, any other (a session cookie copied elsewhere) in the unmarked one.
  */
 export async function changePassword(
   ctx: AppContext,
@@ -156,6 +188,7 @@ export async function changePassword(
   newPassword: string,
   oldPassword: string | undefined,
   ip: string,
+  marks: readonly DeviceMark[] = [],
 ): Promise<void> {
   const violation = passwordRuleViolation(newPassword);
   if (violation) throw new AppError(400, violation);
@@ -166,16 +199,17 @@ export async function changePassword(
     .executeTakeFirstOrThrow();
   if (row.password_hash) {
     if (!oldPassword) throw new AppError(400, 'OldPasswordRequired');
-    const slot = await ctx.lockout.reserve(row.username, true);
+    const lock = await lockFor(ctx, marks, userId);
+    const slot = await ctx.lockout.reserve(row.username, true, lock);
     if (slot.kind !== 'granted') throw new AppError(423, 'AccountLocked');
     if (!(await ctx.hasher.verify(row.password_hash, oldPassword))) {
       if (slot.slot < LOCK_AT_FAILURES) throw new AppError(400, 'OldPasswordIncorrect');
       // Only the attempt holding the locking slot gets here, so the owner hears of each lock once.
       const until = ctx.clock.now().getTime() + LOCK_DURATION_MS;
-      await ctx.events.emit({ type: 'account.locked', until, address: ip, to: { userId } });
+      await ctx.events.emit({ type: 'account.locked', until, address: ip, lock, to: { userId } });
       throw new AppError(423, 'AccountLocked');
     }
-    await ctx.lockout.succeeded(row.username);
+    await ctx.lockout.succeeded(row.username, lock);
     if (oldPassword === newPassword) throw new AppError(400, 'PasswordSameAsOld');
   }
   const hash = await ctx.hasher.hash(newPassword);

@@ -212,15 +212,42 @@ export const MESSAGE_KINDS: Kinds = {
     app: 'account',
     sensitive: true,
     link: PROFILE,
+    // `lock` (smart lockout) says whose browsers are locked; messages stored before it existed have none.
     text: {
-      en_US: (e) => ({
-        title: 'Account locked after failed sign-ins',
-        body: `Too many wrong passwords were tried for your account (last from ${e.address}); it is locked until ${new Date(e.until).toISOString().slice(0, 16).replace('T', ' ')} UTC. If it was not you, consider changing your password.`,
-      }),
-      zh_CN: (e) => ({
-        title: '账号因多次登录失败已锁定',
-        body: `你的账号多次输入错误密码（最近一次来自 ${e.address}），已锁定至 ${new Date(e.until).toISOString().slice(0, 16).replace('T', ' ')}（UTC）。如非本人操作，建议修改密码。`,
-      }),
+      en_US: (e) => {
+        const until = `${new Date(e.until).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+        if (e.lock === 'unmarked')
+          return {
+            title: 'Sign-in from unknown browsers locked',
+            body: `Too many wrong passwords were tried for your account from browsers it has never signed in with (last from ${e.address}); sign-in from such browsers is locked until ${until}. Browsers you have signed in with before can still sign in. If it was not you, consider changing your password.`,
+          };
+        if (e.lock === 'marked')
+          return {
+            title: 'Sign-in from your browsers locked',
+            body: `Too many wrong passwords were tried for your account from browsers it has signed in with before (last from ${e.address}); sign-in from those browsers is locked until ${until}. If it was not you, change your password from another browser and check your devices.`,
+          };
+        return {
+          title: 'Account locked after failed sign-ins',
+          body: `Too many wrong passwords were tried for your account (last from ${e.address}); it is locked until ${until}. If it was not you, consider changing your password.`,
+        };
+      },
+      zh_CN: (e) => {
+        const until = `${new Date(e.until).toISOString().slice(0, 16).replace('T', ' ')}（UTC）`;
+        if (e.lock === 'unmarked')
+          return {
+            title: '陌生浏览器的登录已锁定',
+            body: `有人在从未登录过你账号的浏览器上多次输入错误密码（最近一次来自 ${e.address}），此类浏览器的登录已锁定至 ${until}。你以前登录过的浏览器仍可正常登录。如非本人操作，建议修改密码。`,
+          };
+        if (e.lock === 'marked')
+          return {
+            title: '你常用浏览器的登录已锁定',
+            body: `在你以前登录过的浏览器上多次输入错误密码（最近一次来自 ${e.address}），这些浏览器的登录已锁定至 ${until}。如非本人操作，请在其他浏览器上修改密码并检查你的设备。`,
+          };
+        return {
+          title: '账号因多次登录失败已锁定',
+          body: `你的账号多次输入错误密码（最近一次来自 ${e.address}），已锁定至 ${until}。如非本人操作，建议修改密码。`,
+        };
+      },
     },
   },
   'org.ip-whitelist-changed': {
