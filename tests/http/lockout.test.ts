@@ -4,7 +4,7 @@ import { clientFrom, freshAddress, solveSliders } from '../kit/captcha';
 import { SESSION_COOKIE } from '../../server/auth/sessions';
 import { LOCK_AT_FAILURES } from '../../server/auth/lockout';
 import { ManualClock } from '../../server/clock';
-import { DEVICE_COOKIE } from '../../plugins/login/server/device-mark';
+import { DEVICE_COOKIE, SECURE_DEVICE_COOKIE } from '../../plugins/login/server/device-mark';
 
 const HOUR = 60 * 60 * 1000;
 const RIGHT = 'Secret#123';
@@ -497,5 +497,29 @@ describe('smart lockout: strangers and the owner’s own browsers count in separ
     } finally {
       await twin.close();
     }
+  });
+});
+
+describe('smart lockout behind an https PUBLIC_URL', () => {
+  const s = useTestServer({
+    env: { PUBLIC_URL: 'https://devops.example.com', TRUST_PROXY: 'loopback' },
+    seed: { users: { quinn: { password: RIGHT } } },
+  });
+
+  it('the mark is __Host-account_device with Secure, like the session cookie, and keeps the owner in', async () => {
+    const home = clientFrom(s.url);
+    const a = await home.login('quinn', RIGHT);
+    const cookie = a.headers.getSetCookie().find((x) => x.startsWith(`${SECURE_DEVICE_COOKIE}=`));
+    expect(cookie).toMatch(/; Secure/i);
+    expect(cookie).toMatch(/; HttpOnly/i);
+    expect(cookie).not.toMatch(/domain=/i);
+    expect(a.headers.getSetCookie().some((x) => x.startsWith(`${DEVICE_COOKIE}=`))).toBe(false);
+    const passes = await solveSliders(s.ctx, s.url, 'quinn', LOCK_AT_FAILURES);
+    for (const p of passes) await attempt(s, freshAddress(), 'quinn', WRONG, p);
+    // The plain name is not read on https: a mark planted under it counts for nothing.
+    const planted = clientFrom(s.url);
+    planted.cookies.set(DEVICE_COOKIE, home.cookies.get(SECURE_DEVICE_COOKIE)!);
+    expect((await planted.login('quinn', RIGHT)).status).toBe(423);
+    expect((await home.login('quinn', RIGHT)).status).toBe(200);
   });
 });
