@@ -47,6 +47,13 @@ describe('configuration', () => {
       expect(() => loadConfig({ IPV6_PREFIX_LENGTH: bad }), bad).toThrow(/IPV6_PREFIX_LENGTH.*between 32 and 128/);
   });
 
+  it('reads AVATAR_STORAGE_MB (default 1024) as bytes and names a bad one', () => {
+    expect(loadConfig({}).avatarStorageBytes).toBe(1024 * 1024 * 1024);
+    expect(loadConfig({ AVATAR_STORAGE_MB: '5' }).avatarStorageBytes).toBe(5 * 1024 * 1024);
+    for (const bad of ['0', '1.5', '-3', 'lots'])
+      expect(() => loadConfig({ AVATAR_STORAGE_MB: bad }), bad).toThrow(/AVATAR_STORAGE_MB must be a whole number/);
+  });
+
   it('reads TRUST_PROXY as canonical proxy entries and names every malformed one', () => {
     expect(loadConfig({}).trustProxy).toBeUndefined();
     expect(

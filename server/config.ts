@@ -45,7 +45,15 @@ export interface AppConfig {
    * apart. Absent (a hand-made configuration): 64.
    */
   ipv6PrefixLength?: number;
+  /**
+   * `AVATAR_STORAGE_MB` (default 1024): the most the stored avatars may take together, in bytes; an upload that
+   * would go over it is refused with its own error. Absent (a hand-made configuration): the default.
+   */
+  avatarStorageBytes?: number;
 }
+
+/** The avatars' storage budget unless AVATAR_STORAGE_MB says otherwise (1 GiB). */
+export const DEFAULT_AVATAR_STORAGE_BYTES = 1024 * 1024 * 1024;
 
 /** The IPv6 network an address's limits count by, unless IPV6_PREFIX_LENGTH says otherwise. */
 export const DEFAULT_IPV6_PREFIX_LENGTH = 64;
@@ -133,6 +141,14 @@ export function loadConfig(
       problems.push(`IPV6_PREFIX_LENGTH must be an integer between 32 and 128, got "${rawPrefix}"`);
   }
 
+  let avatarStorageBytes = DEFAULT_AVATAR_STORAGE_BYTES;
+  const rawAvatarStorage = str('AVATAR_STORAGE_MB');
+  if (rawAvatarStorage !== undefined) {
+    avatarStorageBytes = Number(rawAvatarStorage) * 1024 * 1024;
+    if (!/^\d+$/.test(rawAvatarStorage) || Number(rawAvatarStorage) < 1)
+      problems.push(`AVATAR_STORAGE_MB must be a whole number of megabytes, at least 1, got "${rawAvatarStorage}"`);
+  }
+
   if (problems.length) throw new ConfigError(problems);
   return {
     port,
@@ -146,6 +162,7 @@ export function loadConfig(
     editionsDir,
     trustProxy,
     ipv6PrefixLength,
+    avatarStorageBytes,
   };
 }
 

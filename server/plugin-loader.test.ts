@@ -69,6 +69,8 @@ describe('server slices', () => {
       '052-inbox',
       '053-sign-in-devices',
       '054-sign-in-sources',
+      '060-device-lockout',
+      '061-avatar-uploads',
     ]);
     const clash = defineServerPlugin({ id: 'clash', migrations: { '002-usage-logs': coreMigrations['001-initial'] } });
     expect(() => allMigrations([clash])).toThrow(/"002-usage-logs" of plugin "clash" is already defined by the core/);

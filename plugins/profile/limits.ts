@@ -5,6 +5,19 @@
 
 /** Largest avatar accepted, in bytes (1 MB; one byte more is refused). */
 export const AVATAR_MAX_BYTES = 1024 * 1024;
+/**
+ * Most pixels (width × height × frames) an avatar may have; told from the image header and refused before any
+ * decoding (4 megapixels, e.g. 2048 × 2048; the stored avatar is at most 1024 × 1024 anyway).
+ */
+export const AVATAR_MAX_PIXELS = 2048 * 2048;
+/** Avatar uploads one user may make per window (answers included, refused ones too). */
+export const AVATAR_UPLOADS_PER_USER = 10;
+/** Avatar uploads one client address (IPv6: its network) may make per window, all its users together. */
+export const AVATAR_UPLOADS_PER_ADDRESS = 30;
+/** The window of the two upload limits. */
+export const AVATAR_UPLOAD_WINDOW_MS = 10 * 60 * 1000;
+/** How long an upload may wait to be set as the avatar before housekeeping removes it. */
+export const AVATAR_PENDING_TTL_MS = 60 * 60 * 1000;
 /** Longest avatar URL the service accepts when one is set. */
 export const AVATAR_URL_MAX = 200;
 /** Longest display name. */

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client, startTestServer, useTestServer, uploadAvatar } from '../kit/server';
 import { startSmtpSink, type SinkMail, type SmtpSink } from '../kit/smtp';
+import { AVATAR_UPLOAD_WINDOW_MS } from '../../plugins/profile/limits';
 
 /** The activation token inside a received mail. */
 function tokenOf(mail: SinkMail): string {
@@ -292,6 +293,9 @@ describe('profile: account, language, avatar, notification e-mail', () => {
   });
 
   describe('avatar', () => {
+    // Each test starts a fresh window of the per-user upload limit.
+    beforeEach(() => s.clock.advance(AVATAR_UPLOAD_WINDOW_MS));
+
     it('uploads by content, re-encodes without metadata, serves with nosniff, sets and restores', async () => {
       const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c63' } })
         .jpeg()
@@ -302,7 +306,9 @@ describe('profile: account, language, avatar, notification e-mail', () => {
       const up = await upload(alice, jpeg, 'photo.gif', 'image/gif');
       expect(up.status).toBe(200);
       expect(up.json.url).toMatch(/^\/objects\/avatars\/[0-9a-f]{32}\.jpg$/);
-      const img = await fetch(s.url + up.json.url);
+      // Until it is set, only its uploader sees it.
+      expect((await fetch(s.url + up.json.url)).status).toBe(404);
+      const img = await fetch(s.url + up.json.url, { headers: { cookie: alice.cookieHeader() } });
       expect(img.status).toBe(200);
       expect(img.headers.get('content-type')).toBe('image/jpeg');
       expect(img.headers.get('x-content-type-options')).toBe('nosniff');
@@ -315,17 +321,21 @@ describe('profile: account, language, avatar, notification e-mail', () => {
       expect(set.status).toBe(200);
       expect(set.json.avatar).toBe(up.json.url);
 
+      const big = await sharp({ create: { width: 2000, height: 1000, channels: 3, background: '#999' } })
+        .png()
+        .toBuffer();
+      const up3 = await upload(alice, big, 'big.png');
+      const stored = await fetch(s.url + up3.json.url, { headers: { cookie: alice.cookieHeader() } }).then(async (r) =>
+        Buffer.from(await r.arrayBuffer()),
+      );
+      expect((await sharp(stored).metadata()).width).toBe(1024);
       const gif = await sharp({ create: { width: 8, height: 8, channels: 4, background: '#0a0' } })
         .gif()
         .toBuffer();
       const up2 = await upload(alice, gif, 'g.gif', 'image/gif');
       expect(up2.json.url).toMatch(/\.gif$/);
-      const big = await sharp({ create: { width: 2000, height: 1000, channels: 3, background: '#999' } })
-        .png()
-        .toBuffer();
-      const up3 = await upload(alice, big, 'big.png');
-      const stored = await fetch(s.url + up3.json.url).then(async (r) => Buffer.from(await r.arrayBuffer()));
-      expect((await sharp(stored).metadata()).width).toBe(1024);
+      // One pending upload per user: the GIF replaced the unset PNG.
+      expect(avatarFiles()).not.toContain(up3.json.url.split('/').pop());
 
       expect((await alice.req('PUT', '/individual/proxy/my/avatar', { body: { avatar: up2.json.url } })).status).toBe(
         200,
@@ -417,7 +427,7 @@ describe('profile: account, language, avatar, notification e-mail', () => {
       expect((await bob.req('GET', '/individual/proxy/me')).json.avatar).toBeNull();
       // Bob restoring his default does not remove Alice's file.
       await bob.req('PUT', '/individual/proxy/my/avatar', { body: { avatar: '' } });
-      expect((await fetch(s.url + mine.json.url)).status).toBe(200);
+      expect((await fetch(s.url + mine.json.url, { headers: { cookie: alice.cookieHeader() } })).status).toBe(200);
     });
   });
 });

@@ -2,7 +2,8 @@ import { defineServerPlugin } from '../../../server/plugin';
 import { profileRoutes } from './routes';
 import { messages } from './messages';
 import * as m010 from './migrations/010-profile';
-import { bindAttributes } from './service';
+import * as m061 from './migrations/061-avatar-uploads';
+import { bindAttributes, purgePendingAvatars } from './service';
 import { settingsSectionKey } from '../../../schemas/page-paths';
 
 /**
@@ -12,7 +13,9 @@ import { settingsSectionKey } from '../../../schemas/page-paths';
 export default defineServerPlugin({
   id: 'profile',
   routes: profileRoutes,
-  migrations: { '010-profile': m010 },
+  migrations: { '010-profile': m010, '061-avatar-uploads': m061 },
+  // Pending avatars nobody took within the hour go, with their files.
+  housekeeping: purgePendingAvatars,
   messages,
   // The profile page's first render has the account's bind attributes (else it asks attributes:bind at once).
   pageData: async (ctx, req, path) =>

@@ -15,6 +15,10 @@ export const messages = defineServerMessages({
     ProfileAvatarTooLarge: 'Upload failed, image size exceeds 1M.',
     ProfileAvatarUnreadable: 'Upload failed, the image cannot be read.',
     ProfileAvatarNotUploaded: 'The avatar must be an image uploaded to this service.',
+    ProfileAvatarTooManyPixels: 'Upload failed, the image has more than {max} megapixels (e.g. 2048 × 2048).',
+    ProfileAvatarUploadBusy: 'Another avatar upload of yours is under way; please wait for it to finish.',
+    ProfileAvatarStorageFull:
+      'Upload failed, the storage for avatars is full. Please ask your administrator to free space or raise the limit.',
   },
   zh_CN: {
     ProfileEmailInvalid: '邮箱地址格式不正确。',
@@ -29,6 +33,9 @@ export const messages = defineServerMessages({
     ProfileAvatarTooLarge: '上传失败，图片大小超过 1M。',
     ProfileAvatarUnreadable: '上传失败，无法读取该图片。',
     ProfileAvatarNotUploaded: '头像必须是上传到本服务的图片。',
+    ProfileAvatarTooManyPixels: '上传失败，图片超过 {max} 百万像素（例如 2048 × 2048）。',
+    ProfileAvatarUploadBusy: '你的另一个头像正在上传，请等它完成。',
+    ProfileAvatarStorageFull: '上传失败，头像存储空间已满，请联系管理员清理空间或提高上限。',
   },
 });
 

@@ -7,6 +7,9 @@ import { LOCALE_COOKIE } from '../../../schemas/locale';
 import { MeRefSchema } from '../../../schemas/session';
 import {
   AVATAR_MAX_BYTES,
+  AVATAR_UPLOAD_WINDOW_MS,
+  AVATAR_UPLOADS_PER_ADDRESS,
+  AVATAR_UPLOADS_PER_USER,
   AvatarParamsSchema,
   AvatarSetBodySchema,
   AvatarUploadAnswerSchema,
@@ -23,6 +26,7 @@ import {
   bindAttributes,
   bindEmail,
   getLanguage,
+  inUploadTurn,
   readAvatar,
   setAvatar,
   setLanguage,
@@ -38,6 +42,13 @@ const emailResponse = { 200: EmailStateSchema, ...errorResponses };
 /** Profile section: account fields, language, avatar upload/serve/set, notification e-mail. */
 /** Activation mails (bind and rebind together) per client address per hour, on top of one a minute per user. */
 export const ACTIVATION_MAIL_LIMIT = { name: 'activation-mail', perAddress: 30, windowMs: 3_600_000 };
+/** Avatar uploads per user and per client address, counted before the body is read (refused ones too). */
+export const AVATAR_UPLOAD_LIMIT = {
+  name: 'avatar-upload',
+  perUser: AVATAR_UPLOADS_PER_USER,
+  perAddress: AVATAR_UPLOADS_PER_ADDRESS,
+  windowMs: AVATAR_UPLOAD_WINDOW_MS,
+};
 
 export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
@@ -140,31 +151,36 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/objects/ajax/avatars',
     {
-      config: { auth: 'session' },
+      config: { auth: 'session', limit: AVATAR_UPLOAD_LIMIT },
       schema: {
         tags: ['profile'],
-        summary: 'Upload an avatar (multipart `file`, ≤ 1 MB, PNG/JPEG/GIF by content); answers the URL to set',
+        summary:
+          'Upload an avatar (multipart `file`, ≤ 1 MB, ≤ 4 megapixels, PNG/JPEG/GIF by content); answers the URL to set. ' +
+          'It is the user’s one pending upload (a new one replaces it) until set, and removed when not set within an hour',
         consumes: ['multipart/form-data'],
         response: { 200: AvatarUploadAnswerSchema, ...errorResponses },
       },
     },
     async (req) => {
       if (!req.isMultipart()) throw new AppError(415, 'UnsupportedMediaType');
-      let data: Buffer | undefined;
-      try {
-        const part = await req.file();
-        if (!part) throw new AppError(400, 'InvalidParameter', { detail: 'file' });
-        data = await part.toBuffer();
-        // Anything after the one file (a second file, stray fields) is drained and ignored.
-      } catch (e) {
-        if (e instanceof AppError) throw e;
-        const code = (e as { code?: string }).code;
-        if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'ProfileAvatarTooLarge');
-        if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-          throw new AppError(400, 'InvalidParameter', { detail: 'file' });
-        throw new AppError(400, 'InvalidParameter', { detail: 'multipart' });
-      }
-      return storeAvatar(ctx, req.session!.user.id, data);
+      const userId = req.session!.user.id;
+      return inUploadTurn(ctx, userId, async () => {
+        let data: Buffer | undefined;
+        try {
+          const part = await req.file();
+          if (!part) throw new AppError(400, 'InvalidParameter', { detail: 'file' });
+          data = await part.toBuffer();
+          // Anything after the one file (a second file, stray fields) is drained and ignored.
+        } catch (e) {
+          if (e instanceof AppError) throw e;
+          const code = (e as { code?: string }).code;
+          if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'ProfileAvatarTooLarge');
+          if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+            throw new AppError(400, 'InvalidParameter', { detail: 'file' });
+          throw new AppError(400, 'InvalidParameter', { detail: 'multipart' });
+        }
+        return storeAvatar(ctx, userId, data);
+      });
     },
   );
 
@@ -174,16 +190,18 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'public' },
       schema: {
         tags: ['profile'],
-        summary: 'An avatar stored by this service (served as the image type it was re-encoded to, nosniff)',
+        summary:
+          'An avatar stored by this service (served as the image type it was re-encoded to, nosniff); an upload not ' +
+          'yet set as an avatar only to its uploader',
         params: AvatarParamsSchema,
       },
     },
     async (req, reply) => {
-      const found = await readAvatar(ctx, req.params.name);
+      const found = await readAvatar(ctx, req.params.name, req.session?.user.id);
       if (!found) throw new AppError(404, 'NotFound');
       return reply
         .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('cache-control', found.pending ? 'private, no-store' : 'public, max-age=31536000, immutable')
         .header('content-disposition', 'inline')
         .type(found.contentType)
         .send(found.data);

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { sql } from 'kysely';
 import type { AppContext, SessionUser } from '../../../server/context';
 import { AppError } from '../../../server/errors';
+import { DEFAULT_AVATAR_STORAGE_BYTES } from '../../../server/config';
 import { cleanText } from '../../../server/clean-text';
 import { MailNotConfiguredError } from '../../../server/mail/index';
 import { randomSecret, sha256 } from '../../../server/auth/random';
@@ -13,6 +14,8 @@ import type { ServerLocale } from '../../../server/i18n/index';
 import {
   AVATAR_CONTENT_TYPES,
   AVATAR_MAX_BYTES,
+  AVATAR_MAX_PIXELS,
+  AVATAR_PENDING_TTL_MS,
   EMAIL_RESEND_INTERVAL_MS,
   EMAIL_TOKEN_TTL_MS,
   sniffImageKind,
@@ -33,8 +36,6 @@ export const AVATAR_PATH_RE = /^\/objects\/avatars\/([0-9a-f]{32}\.(?:png|jpg|gi
 
 /** Largest width/height an avatar is stored at (bigger images are scaled down). */
 const AVATAR_MAX_SIDE = 1024;
-/** Decompression-bomb guard: refuse images with more pixels than this before decoding. */
-const AVATAR_MAX_PIXELS = 4096 * 4096;
 
 /** Where avatar files live. */
 export function avatarDir(ctx: AppContext): string {
@@ -307,7 +308,36 @@ export async function verifyEmail(ctx: AppContext, userId: string, token: string
 
 // ——— avatar ———
 
+/** A stored avatar file's path; `name` is one the service made (checked by the route's pattern or the table). */
+const avatarFile = (ctx: AppContext, name: string) => path.join(avatarDir(ctx), name);
+
+/** Removes stored files whose rows are gone (a missing file is fine: another instance may have been first). */
+async function removeAvatarFiles(ctx: AppContext, names: readonly string[]): Promise<void> {
+  await Promise.all(names.map((name) => fs.rm(avatarFile(ctx, name), { force: true })));
+}
+
+/**
+ * Refuses an image whose header announces more than the pixel budget (frames of an animation count), before
+ * anything is decoded: sharp's metadata reads only the header.
+ */
+async function checkPixels(data: Buffer, kind: AvatarKind): Promise<void> {
+  let meta: sharp.Metadata;
+  try {
+    meta = await sharp(data, { animated: kind === 'gif' }).metadata();
+  } catch {
+    throw new AppError(400, 'ProfileAvatarUnreadable');
+  }
+  const width = meta.width ?? 0;
+  const height = meta.pageHeight ?? meta.height ?? 0;
+  const frames = kind === 'gif' ? Math.max(1, meta.pages ?? 1) : 1;
+  if (!width || !height) throw new AppError(400, 'ProfileAvatarUnreadable');
+  if (width * height * frames > AVATAR_MAX_PIXELS) {
+    throw new AppError(413, 'ProfileAvatarTooManyPixels', { max: Math.round(AVATAR_MAX_PIXELS / 1_000_000) });
+  }
+}
+
 async function reencode(data: Buffer, kind: AvatarKind): Promise<Buffer> {
+  // limitInputPixels again, in case a decoder reads more than the header said.
   const img = sharp(data, { failOn: 'warning', limitInputPixels: AVATAR_MAX_PIXELS, animated: kind === 'gif' });
   const meta = await img.metadata();
   const expected = { png: 'png', jpg: 'jpeg', gif: 'gif' }[kind];
@@ -320,52 +350,121 @@ async function reencode(data: Buffer, kind: AvatarKind): Promise<Buffer> {
   return out.gif().toBuffer();
 }
 
+/** The bytes the stored avatars take, less the user's pending one (the new upload replaces it). */
+async function storedBytesBesidesPending(ctx: AppContext, userId: string): Promise<number> {
+  const row = await ctx.db
+    .selectFrom('avatar_uploads')
+    .select(
+      sql<string | number>`coalesce(sum(case when user_id = ${userId} and in_use = 0 then 0 else size end), 0)`.as(
+        'bytes',
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.bytes);
+}
+
+/** How long an upload's turn is held at most when its request never ends (a crashed instance). */
+const UPLOAD_TURN_MS = 60_000;
+
 /**
- * Checks an uploaded image by content (magic bytes, then a full decode), re-encodes it without
- * metadata and stores it under a random name; nothing is written when any check fails.
+ * Runs one avatar upload of the user (reading the body included) while no other upload of theirs is under way, on
+ * any instance (a counter in the database, held until the upload ends): parallel uploads from one account are
+ * refused before their bodies are read, so a burst costs one decode, not one per request.
+ */
+export async function inUploadTurn<T>(ctx: AppContext, userId: string, upload: () => Promise<T>): Promise<T> {
+  const key = `avatar-upload-turn:user:${userId}`;
+  const turn = await ctx.rateLimits.hit(key, 1, UPLOAD_TURN_MS);
+  if (!turn.allowed) throw new AppError(409, 'ProfileAvatarUploadBusy');
+  try {
+    return await upload();
+  } finally {
+    await ctx.rateLimits.reset(key);
+  }
+}
+
+/**
+ * Checks an uploaded image by content (magic bytes, the header's pixel count, then a full decode), re-encodes it
+ * without metadata and stores it under a random name as the user's one pending avatar: an earlier pending upload
+ * of the user is removed with its file, so however many uploads a user makes, at most one waits. Refused with its
+ * own error when the stored avatars would go over the storage budget; nothing is written when any check fails.
  */
 export async function storeAvatar(ctx: AppContext, userId: string, data: Buffer): Promise<AvatarUploadAnswer> {
   if (data.length > AVATAR_MAX_BYTES) throw new AppError(413, 'ProfileAvatarTooLarge');
   const kind = sniffImageKind(data.subarray(0, 8));
   if (!kind) throw new AppError(400, 'ProfileAvatarFormat');
+  await checkPixels(data, kind);
   let encoded: Buffer;
   try {
     encoded = await reencode(data, kind);
   } catch {
     throw new AppError(400, 'ProfileAvatarUnreadable');
   }
+  const budget = ctx.config.avatarStorageBytes ?? DEFAULT_AVATAR_STORAGE_BYTES;
+  // Checked before the write; parallel uploads of different users may pass it together by one avatar each.
+  if ((await storedBytesBesidesPending(ctx, userId)) + encoded.length > budget) {
+    throw new AppError(409, 'ProfileAvatarStorageFull');
+  }
   const name = `${crypto.randomBytes(16).toString('hex')}.${kind}`;
-  const dir = avatarDir(ctx);
-  await fs.mkdir(dir, { recursive: true });
-  const file = path.join(dir, name);
+  await fs.mkdir(avatarDir(ctx), { recursive: true });
+  const file = avatarFile(ctx, name);
   await fs.writeFile(file, encoded, { flag: 'wx', mode: 0o644 });
+  let replaced: string[];
   try {
-    await ctx.db
-      .insertInto('avatar_uploads')
-      .values({
-        name,
-        user_id: userId,
-        content_type: AVATAR_CONTENT_TYPES[kind],
-        created_at: ctx.clock.now().getTime(),
-      })
-      .execute();
+    replaced = await ctx.db.transaction().execute(async (trx) => {
+      // The user's row lock (PostgreSQL; SQLite runs one transaction at a time) orders a user's parallel uploads,
+      // so each one removes the pending upload committed before it and exactly one stays.
+      await trx
+        .selectFrom('users')
+        .select('id')
+        .where('id', '=', userId)
+        .$if(ctx.dialect === 'postgres', (q) => q.forUpdate())
+        .executeTakeFirstOrThrow();
+      const gone = await trx
+        .deleteFrom('avatar_uploads')
+        .where('user_id', '=', userId)
+        .where('in_use', '=', 0)
+        .returning('name')
+        .execute();
+      await trx
+        .insertInto('avatar_uploads')
+        .values({
+          name,
+          user_id: userId,
+          content_type: AVATAR_CONTENT_TYPES[kind],
+          created_at: ctx.clock.now().getTime(),
+          size: encoded.length,
+          in_use: 0,
+        })
+        .execute();
+      return gone.map((g) => g.name);
+    });
   } catch (e) {
     await fs.rm(file, { force: true });
     throw e;
   }
+  await removeAvatarFiles(ctx, replaced);
   return { url: `/objects/avatars/${name}` };
 }
 
-/** A stored avatar file for serving, or null when there is none by that name. */
-export async function readAvatar(ctx: AppContext, name: string): Promise<{ data: Buffer; contentType: string } | null> {
+/**
+ * A stored avatar file for serving, or null when there is none by that name. A pending upload (not yet anyone's
+ * avatar) is shown only to its uploader (`viewerId`), so an upload is no public file host.
+ */
+export async function readAvatar(
+  ctx: AppContext,
+  name: string,
+  viewerId: string | undefined,
+): Promise<{ data: Buffer; contentType: string; pending: boolean } | null> {
   const row = await ctx.db
     .selectFrom('avatar_uploads')
-    .select('content_type')
+    .select(['content_type', 'in_use', 'user_id'])
     .where('name', '=', name)
     .executeTakeFirst();
   if (!row) return null;
+  const pending = row.in_use !== 1;
+  if (pending && row.user_id !== viewerId) return null;
   try {
-    return { data: await fs.readFile(path.join(avatarDir(ctx), name)), contentType: row.content_type };
+    return { data: await fs.readFile(avatarFile(ctx, name)), contentType: row.content_type, pending };
   } catch {
     return null;
   }
@@ -373,20 +472,22 @@ export async function readAvatar(ctx: AppContext, name: string): Promise<{ data:
 
 /**
  * Sets the avatar to one of the user's own uploads, or back to the default (null/empty). Any other
- * value is refused without being fetched; another user's upload answers 404. The replaced file is removed.
+ * value is refused without being fetched; another user's upload answers 404 (so does an upload replaced by a later
+ * one or removed after its hour). The replaced file is removed.
  */
 export async function setAvatar(ctx: AppContext, userId: string, avatar: string | null): Promise<SessionUser> {
   let next: string | null = null;
   if (avatar) {
     const m = AVATAR_PATH_RE.exec(avatar);
     if (!m) throw new AppError(400, 'ProfileAvatarNotUploaded');
-    const own = await ctx.db
-      .selectFrom('avatar_uploads')
-      .select('name')
+    // Taken first, in one statement: a parallel upload or housekeeping then leaves it alone.
+    const taken = await ctx.db
+      .updateTable('avatar_uploads')
+      .set({ in_use: 1 })
       .where('name', '=', m[1])
       .where('user_id', '=', userId)
       .executeTakeFirst();
-    if (!own) throw new AppError(404, 'NotFound');
+    if (Number(taken.numUpdatedRows) !== 1) throw new AppError(404, 'NotFound');
     next = avatar;
   }
   const before = await ctx.db.selectFrom('users').select('avatar').where('id', '=', userId).executeTakeFirstOrThrow();
@@ -402,8 +503,25 @@ export async function setAvatar(ctx: AppContext, userId: string, avatar: string 
       .where('name', '=', old[1])
       .where('user_id', '=', userId)
       .executeTakeFirst();
-    if (Number(r.numDeletedRows) === 1) await fs.rm(path.join(avatarDir(ctx), old[1]), { force: true });
+    if (Number(r.numDeletedRows) === 1) await removeAvatarFiles(ctx, [old[1]]);
   }
   if (before.avatar !== next) await ctx.events.emit({ type: 'avatar.changed', to: { userId } });
   return loadUser(ctx, userId);
+}
+
+/**
+ * Housekeeping: removes uploads nobody set as avatar within the hour, with their files. Each row is deleted by one
+ * instance only (the DELETE answers which), so instances sharing the data folder do not race on a file.
+ */
+export async function purgePendingAvatars(ctx: AppContext): Promise<void> {
+  const gone = await ctx.db
+    .deleteFrom('avatar_uploads')
+    .where('in_use', '=', 0)
+    .where('created_at', '<=', ctx.clock.now().getTime() - AVATAR_PENDING_TTL_MS)
+    .returning('name')
+    .execute();
+  await removeAvatarFiles(
+    ctx,
+    gone.map((g) => g.name),
+  );
 }

@@ -1,5 +1,5 @@
 /**
- * The profile slice's tables (migration `010-profile`).
+ * The profile slice's tables (migrations `010-profile`, `061-avatar-uploads`).
  * Kysely sees them through the augmentation below, so the core schema names no plugin table.
  */
 
@@ -26,6 +26,10 @@ export interface AvatarUploadsTable {
   user_id: string;
   content_type: string;
   created_at: number;
+  /** Bytes of the stored file, summed for the storage budget (migration 061; 0 for files stored before). */
+  size: number;
+  /** 1 while it is the uploader's avatar; 0 = the one pending upload, replaced by the next and removed after an hour. */
+  in_use: number;
 }
 
 declare module '../../../server/db/schema' {
