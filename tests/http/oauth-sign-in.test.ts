@@ -178,6 +178,8 @@ describe('third-party sign-in (OAuth 2.0 code flow with PKCE) against a real Ope
       expect(cookie).toMatch(/HttpOnly/i);
       expect(cookie).toMatch(/SameSite=Lax/i);
       expect(cookie).toMatch(/Path=\//);
+      // The browser gets the account's device mark, as at a password sign-in (smart lockout).
+      expect(c.cookies.get('account_device')?.split('.')[0]).toBe(s.users.alice.id);
       const who = await me(c);
       expect(who.status).toBe(200);
       expect(who.json.username).toBe('alice');

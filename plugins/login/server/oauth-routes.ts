@@ -8,6 +8,7 @@ import { SuccessSchema } from '../../../schemas/common';
 import { isOAuthProvider, loginErrorPath, oauthCallbackPath, type OAuthProvider } from '../../../schemas/sign-in';
 import { NEXT_URL_MAX, PendingBindSchema, type PendingBind } from '../contract';
 import { noteSignIn } from './devices';
+import { readMarks, rotateMark } from './device-mark';
 import {
   OAUTH_BIND_COOKIE,
   OAUTH_STATE_COOKIE,
@@ -163,6 +164,8 @@ export const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (req.session) await ctx.sessions.destroy(req.session.idHash);
         const s = await ctx.sessions.create(outcome.userId);
         reply.setCookie(sessionCookie, s.id, sessionCookieOptions);
+        // A sign-in like any other: the browser gets the account's device mark (smart lockout), a new one each time.
+        await rotateMark(ctx, reply, await readMarks(ctx, req), outcome.userId);
         return reply.redirect(outcome.next ?? OAUTH_DEFAULT_LANDING);
       } catch (e) {
         // Only a message the flow wrote (no secret, token or code), or the kind of an unexpected error.
