@@ -11,10 +11,10 @@ export const SLIDER_HEIGHT = 160;
 export const SLIDER_PIECE_SIZE = 56;
 /** How far (px) the dropped piece may be from the gap and still count. */
 export const SLIDER_TOLERANCE_PX = 4;
-/** Tries one puzzle allows before a new one is needed. */
-export const SLIDER_MAX_TRIES = 5;
-/** How long a puzzle can be solved (ms). */
-export const SLIDER_PUZZLE_TTL_MS = 5 * 60 * 1000;
+/** Tries one puzzle allows before a new one is needed (fewer than its gaps: decoys cannot all be tried). */
+export const SLIDER_MAX_TRIES = 3;
+/** How long a puzzle can be solved (ms): a short window; the widget fetches a fresh one before it closes. */
+export const SLIDER_PUZZLE_TTL_MS = 60 * 1000;
 /** How long a pass from a solved puzzle is valid (ms); it serves one action only. */
 export const SLIDER_PASS_TTL_MS = 2 * 60 * 1000;
 /** Most trajectory points one answer may carry. */
@@ -28,7 +28,8 @@ export const SLIDER_KEY_GRACE_MS = 5 * 60 * 1000;
  * What the browser encrypts with the day key and sends to `sliderCaptcha:verify`: where the piece was dropped
  * (left edge, px), how it got there, the input used, and the device fingerprint (`umid`).
  * `track` points are `[x, y, t]`: the piece's left edge, the pointer's vertical offset from where the drag
- * started, and ms since the drag (or the first key press) began.
+ * started, and ms since the drag (or the first key press) began. A drag's last point is its release; a keyboard
+ * answer's last point is the Enter that confirmed it.
  */
 export interface SliderAnswer {
   x: number;

@@ -1,25 +1,28 @@
 import AES from 'crypto-js/aes';
 import { sha256 } from '../../server/auth/random';
 import type { AppContext } from '../../server/context';
-import type { SliderAnswer } from '../../schemas/captcha-rules';
+import { SLIDER_PIECE_SIZE, SLIDER_WIDTH, type SliderAnswer } from '../../schemas/captcha-rules';
 import { dayKey } from '../../server/services/captcha/day-key';
 import { Client } from './server';
 
 /** A fingerprint-shaped value (the browser sends SHA-256 hex of its canvas drawing). */
 export const TEST_UMID = 'a'.repeat(64);
 
-/** A human-looking drag to `x`: 24 points over ~900 ms with vertical wobble and an uneven pace. */
+/**
+ * A human-looking drag to `x`: it starts from rest (smooth-step pace), overshoots by a few px, comes back and rests
+ * 220 ms before the release; 28 points over ~1.4 s with vertical wobble and an uneven pace.
+ */
 export function humanTrack(x: number): SliderAnswer['track'] {
-  const track: SliderAnswer['track'] = [];
+  const over = Math.min(x + 5, SLIDER_WIDTH - SLIDER_PIECE_SIZE);
+  const track: SliderAnswer['track'] = [[0, 0, 0]];
   const n = 24;
   let t = 0;
-  for (let i = 0; i <= n; i++) {
+  for (let i = 1; i <= n; i++) {
     const f = i / n;
-    const eased = 1 - (1 - f) ** 2;
-    track.push([Math.round(x * eased), Math.round(Math.sin(i * 1.7) * 3), t]);
     t += 25 + ((i * 7) % 30);
+    track.push([Math.round(over * f * f * (3 - 2 * f)), Math.round(Math.sin(i * 1.7) * 3), t]);
   }
-  track[track.length - 1][0] = x;
+  track.push([Math.max(x, over - 2), 2, (t += 70)], [x, 1, (t += 60)], [x, 2, (t += 220)]);
   return track;
 }
 
