@@ -118,7 +118,9 @@ describe('slider captcha', () => {
     expect(answer.kind).toBe('keyboard');
     expect(answer.x).toBe(20);
     expect(answer.umid).toMatch(/^[0-9a-f]{64}$/);
-    expect(answer.track.map(([x]) => x)).toEqual([10, 20, 30, 40, 50, 51, 52, 51, 264, 0, 10, 20]);
+    // The last point is the Enter that confirmed the answer (the service reads the pause before it).
+    expect(answer.track.map(([x]) => x)).toEqual([10, 20, 30, 40, 50, 51, 52, 51, 264, 0, 10, 20, 20]);
+    expect(answer.track.at(-1)![2]).toBeGreaterThan(answer.track.at(-2)![2]);
     expect(answer.track.every(([, y]) => y === 0)).toBe(true);
     expect(answer.track[0][2]).toBe(0);
     expect(answer.track.at(-1)![2]).toBeGreaterThanOrEqual(400);
@@ -195,7 +197,7 @@ describe('slider captcha', () => {
       'p1',
     ]);
     // The second answer starts its own track: the refused one is not carried over.
-    expect(answers[1].track.map(([x]) => x)).toEqual([10, 20, 30, 40]);
+    expect(answers[1].track.map(([x]) => x)).toEqual([10, 20, 30, 40, 40]);
   });
 
   it('loads a new puzzle by itself when the old one expired', async () => {
@@ -214,6 +216,31 @@ describe('slider captcha', () => {
     await act(async () => press('Enter'));
     await waitFor(() => expect(onPass).toHaveBeenCalledWith('pass-3'));
     expect((backend.callsTo(VERIFY_PATH)[1].body as { captcha_id: string }).captcha_id).toBe('p2');
+  });
+
+  it('swaps an untouched puzzle for a fresh one before its one-minute answer window closes', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const { backend } = captchaBackend();
+      await show(backend);
+      await screen.findByRole('slider');
+      expect(screen.getByTestId('slider-captcha-message').textContent).toBe(
+        "Only the gap whose dark knobs sit on the same sides as the piece's fits.",
+      );
+      await act(async () => {
+        vi.advanceTimersByTime(50_000);
+      });
+      expect(backend.callsTo(PUZZLE_PATH)).toHaveLength(1);
+      await act(async () => {
+        vi.advanceTimersByTime(6_000);
+      });
+      await waitFor(() => expect(backend.callsTo(PUZZLE_PATH)).toHaveLength(2));
+      // No message: nothing went wrong from the person's side.
+      await waitFor(() => expect(handle().getAttribute('aria-disabled')).toBeNull());
+      expect(screen.queryByText('The puzzle expired, here is a new one')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('the refresh button and a new reset key load a new puzzle', async () => {

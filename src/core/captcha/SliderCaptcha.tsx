@@ -5,6 +5,7 @@ import { useIntl } from 'react-intl';
 import type { SliderPuzzle } from '../../../schemas/captcha';
 import {
   SLIDER_HEIGHT,
+  SLIDER_PUZZLE_TTL_MS,
   SLIDER_TRACK_MAX_POINTS,
   SLIDER_WIDTH,
   type SliderAnswer,
@@ -59,6 +60,8 @@ interface Drag {
 }
 
 const TRACK_HEIGHT = 40;
+/** A puzzle is swapped for a fresh one this long (ms) before the service stops taking answers to it. */
+const REFRESH_MARGIN_MS = 5000;
 // Text colours with at least 4.5:1 contrast on white and on the track's grey.
 const ERROR_COLOR = '#a8071a';
 const SUCCESS_COLOR = '#135200';
@@ -91,6 +94,8 @@ export function SliderCaptcha({ username, scene, onPass, resetKey, clock = Date.
   const boxRef = useRef<HTMLDivElement>(null);
   const drag = useRef<Drag | null>(null);
   const keys = useRef<{ t0: number; points: TrackPoint[] } | null>(null);
+  // When the shown puzzle arrived (the component's clock), to swap it before its answer window closes.
+  const loadedAt = useRef(0);
   // Answers to an older puzzle or an older render are dropped (the name changed, the user refreshed…).
   const round = useRef(0);
   const onPassRef = useRef(onPass);
@@ -113,10 +118,11 @@ export function SliderCaptcha({ username, scene, onPass, resetKey, clock = Date.
         setFailure(failureOf(error, CAPTCHA_ERROR_MESSAGES, 'core.captcha.loadFailed') ?? null);
         return;
       }
+      loadedAt.current = clock();
       setPuzzle(next);
       setStatus('ready');
     },
-    [api, username, scene],
+    [api, username, scene, clock],
   );
 
   useEffect(() => {
@@ -125,6 +131,19 @@ export function SliderCaptcha({ username, scene, onPass, resetKey, clock = Date.
       round.current++;
     };
   }, [load, username, resetKey]);
+
+  // A puzzle's answer window is short: an untouched one is swapped quietly before it closes.
+  useEffect(() => {
+    if (status !== 'ready' || !puzzle) return;
+    const left = loadedAt.current + SLIDER_PUZZLE_TTL_MS - REFRESH_MARGIN_MS - clock();
+    const timer = setTimeout(
+      () => {
+        if (!drag.current && !keys.current) void load();
+      },
+      Math.max(0, left),
+    );
+    return () => clearTimeout(timer);
+  }, [status, puzzle, load, clock]);
 
   const max = puzzle ? Math.max(0, puzzle.width - puzzle.piece_size) : 0;
   const active = status === 'ready' && !!puzzle;
@@ -169,7 +188,9 @@ export function SliderCaptcha({ username, scene, onPass, resetKey, clock = Date.
     if (!active) return;
     if (e.key === 'Enter') {
       e.preventDefault();
-      if (keys.current && keys.current.points.length > 0) void submit('keyboard', x, keys.current.points);
+      const k = keys.current;
+      // The answer's last point is this Enter: the service reads the pause before it (a person looks first).
+      if (k && k.points.length > 0) void submit('keyboard', x, [...k.points, [x, 0, clock() - k.t0]]);
       return;
     }
     let next: number;
@@ -256,7 +277,9 @@ export function SliderCaptcha({ username, scene, onPass, resetKey, clock = Date.
         ? intl.formatMessage({ id: 'core.captcha.verifying' })
         : passed
           ? intl.formatMessage({ id: 'core.captcha.verified' })
-          : null;
+          : status === 'ready'
+            ? intl.formatMessage({ id: 'core.captcha.shapeHint' })
+            : null;
   const handleColor = passed ? SUCCESS_COLOR : failure && status === 'ready' ? ERROR_COLOR : token.colorPrimary;
 
   return (
