@@ -1,91 +1,117 @@
 import path from 'node:path';
-import { defineConfig, rspack, type EnvironmentConfig } from '@rsbuild/core';
+import { defineConfig, type EnvironmentConfig } from '@rsbuild/core';
 import { pluginReact } from '@rsbuild/plugin-react';
 import {
   bundledPlugins,
   editionBuildPaths,
   editionsToBuild,
+  assetUrl,
   referencedAssets,
-  toWebEdition,
-  writePluginList,
+  writeEditionEntries,
 } from './scripts/lib/edition-build';
 import { localeTag } from './schemas/locale';
+import type { EditionManifest } from './schemas/edition';
 import { writeAntdSheet } from './scripts/lib/antd-sheet';
-import { PageChunksPlugin } from './scripts/lib/page-chunks';
-import { SERVER_RENDERER_NAME, SERVER_RENDERER_SUFFIX, serverRendererDir } from './schemas/server-renderer';
+import { PageChunksPlugin, type PluginPages } from './scripts/lib/page-chunks';
+import { SERVER_RENDERER_NAME } from './schemas/server-renderer';
 import { editionTheme } from './src/app/theme';
 
-// One rsbuild run, one environment per edition manifest found in editions/ (narrowed by EDITIONS=a,b).
+// One rsbuild run, one compile for every edition found in editions/ (narrowed by EDITIONS=a,b): two environments,
+// the browser's (`web`) and the service's renderer of first screens (`server`), each with one entry per edition. An
+// edition differs only by its generated entry (scripts/lib/edition-build.ts: its manifest, plugin list and antd sheet)
+// and its HTML; the code the editions share is built once.
 const root = import.meta.dirname;
 const paths = editionBuildPaths(root);
 const only = process.env.EDITIONS?.split(',').filter(Boolean);
 const editions = editionsToBuild(paths, only);
-const environments: Record<string, EnvironmentConfig> = {};
+const webEntries: Record<string, string> = {};
+const serverEntries: Record<string, string> = {};
+const bundled: Record<string, PluginPages[]> = {};
+/** Each edition's antd sheet (with its .br and .gz): linked by its page, served from its folder. */
+const sheets: Record<string, string> = {};
 for (const m of editions) {
-  const web = toWebEdition(m);
   const { included, leftOut } = await bundledPlugins(m, paths);
   if (leftOut.length) console.log(`${m.id}: left out ${leftOut.join(', ')} (no section of theirs is in the menu)`);
-  const defaultLocale = m.locale.default;
-  const source = { define: { __EDITION__: JSON.stringify(web) } };
-  const resolve = {
-    alias: {
-      '@edition-plugins': writePluginList(
-        m,
-        paths,
-        included.map((p) => p.id),
-      ),
-      // antd's whole stylesheet in the edition's theme (scripts/lib/antd-sheet.ts), imported by src/app/main.tsx.
-      '@antd-styles/edition$': writeAntdSheet(path.join(root, '.generated', 'antd'), editionTheme(m.brand.color)),
+  bundled[m.id] = included;
+  // antd's whole stylesheet in the edition's theme (scripts/lib/antd-sheet.ts), made once per theme.
+  sheets[m.id] = writeAntdSheet(path.join(root, '.generated', 'antd'), editionTheme(m.brand.color));
+  const entries = writeEditionEntries(
+    m,
+    paths,
+    included.map((p) => p.id),
+  );
+  webEntries[m.id] = entries.web;
+  // `<id>/render`: the renderer lands at dist/.server/<id>/render.cjs (schemas/server-renderer.ts).
+  serverEntries[`${m.id}/${SERVER_RENDERER_NAME}`] = entries.server;
+}
+const byId = new Map(editions.map((m) => [m.id, m]));
+const manifestOf = (entryName: string) => byId.get(entryName) ?? editions[0];
+const faviconOf = (m: EditionManifest) => m.brand.favicon ?? m.brand.logo;
+
+const environments: Record<string, EnvironmentConfig> = {
+  web: {
+    source: { entry: webEntries },
+    output: {
+      distPath: { root: paths.distDir },
+      // Each edition's served folder (dist/<id>/) gets its brand's files and its antd sheet.
+      copy: editions.flatMap((m) => [
+        ...referencedAssets(m).map((rel) => ({
+          from: path.join(paths.editionsDir, rel),
+          to: path.join(m.id, 'edition', rel.replace(/^assets\//, '')),
+        })),
+        ...['', '.br', '.gz'].map((ext) => ({
+          from: sheets[m.id] + ext,
+          to: path.join(m.id, path.basename(sheets[m.id]) + ext),
+        })),
+      ]),
+      // NO_MINIFY=1: readable function names in a page's CPU profile (never for a release: the size budgets).
+      ...(process.env.NO_MINIFY ? { minify: false } : {}),
     },
-  };
-  // The service's renderer of the first screen (src/app/server.tsx): the same app for node, one file, beside the
-  // served folder (never served itself).
-  environments[`${m.id}${SERVER_RENDERER_SUFFIX}`] = {
-    source: { ...source, entry: { [SERVER_RENDERER_NAME]: './src/app/server.tsx' } },
-    resolve,
+    // <id>/page-chunks.json: the lazy files of each page, which the service names in the page it serves.
+    tools: { rspack: { plugins: [new PageChunksPlugin(bundled)] } },
+    html: {
+      template: './src/app/index.html',
+      // dist/<id>/index.html: the edition's page template, beside its catalogues and brand files.
+      outputStructure: 'nested',
+      tags: [
+        (tags, { entryName }) => [
+          // antd's sheet first: our rules (the entry's stylesheet) come after it.
+          { tag: 'link', attrs: { rel: 'stylesheet', href: `/${path.basename(sheets[entryName])}` }, head: true },
+          // The brand's icon, from the edition's own files.
+          { tag: 'link', attrs: { rel: 'icon', href: assetUrl(faviconOf(manifestOf(entryName))) }, head: true },
+          ...tags,
+        ],
+      ],
+      templateParameters: (params, { entryName }) => {
+        const m = manifestOf(entryName);
+        const locale = m.locale.default;
+        return {
+          ...params,
+          htmlLang: localeTag(locale, 'html'),
+          title: m.names.system[locale],
+          brandColor: m.brand.color,
+          noscript:
+            locale === 'zh_CN' ? '请启用 JavaScript 后使用本页面。' : 'Please enable JavaScript to use this page.',
+        };
+      },
+    },
+  },
+  // The service's renderer of first screens (src/app/server.tsx): the same app for node, beside the served folders
+  // (never served itself).
+  server: {
+    source: { entry: serverEntries },
     output: {
       target: 'node',
       // CommonJS: the service loads it with node's require (server/html/first-screen.ts).
       module: false,
-      distPath: { root: serverRendererDir(paths.distDir, m.id) },
+      distPath: { root: path.join(paths.distDir, '.server') },
       filename: { js: '[name].cjs' },
       manifest: false,
       minify: false,
     },
     performance: { chunkSplit: { strategy: 'all-in-one' } },
-    tools: { rspack: { plugins: [new rspack.optimize.LimitChunkCountPlugin({ maxChunks: 1 })] } },
-  };
-  environments[m.id] = {
-    source: { ...source, entry: { index: './src/app/main.tsx' } },
-    resolve,
-    output: {
-      distPath: { root: path.join(paths.distDir, m.id) },
-      copy: referencedAssets(m).map((rel) => ({
-        from: path.join(paths.editionsDir, rel),
-        to: path.join('edition', rel.replace(/^assets\//, '')),
-      })),
-      // NO_MINIFY=1: readable function names in a page's CPU profile (never for a release: the size budgets).
-      ...(process.env.NO_MINIFY ? { minify: false } : {}),
-    },
-    // page-chunks.json: the lazy files of each page, which the service names in the page it serves.
-    tools: {
-      rspack: {
-        plugins: [new PageChunksPlugin(included)],
-      },
-    },
-    html: {
-      template: './src/app/index.html',
-      favicon: path.join(paths.editionsDir, m.brand.favicon ?? m.brand.logo),
-      templateParameters: {
-        htmlLang: localeTag(defaultLocale, 'html'),
-        title: m.names.system[defaultLocale],
-        brandColor: m.brand.color,
-        noscript:
-          defaultLocale === 'zh_CN' ? '请启用 JavaScript 后使用本页面。' : 'Please enable JavaScript to use this page.',
-      },
-    },
-  };
-}
+  },
+};
 
 export default defineConfig({
   plugins: [pluginReact()],
@@ -98,7 +124,8 @@ export default defineConfig({
   security: { nonce: 'CSP_NONCE_PLACEHOLDER' },
   output: {
     manifest: true,
-    cleanDistPath: true,
+    // scripts/build.ts empties dist/ first: the renderer's folder is inside the web environment's.
+    cleanDistPath: false,
     filename: { js: '[name].[contenthash:8].js', css: '[name].[contenthash:8].css' },
     legalComments: 'none',
   },

@@ -18,8 +18,6 @@ const SECURITY_HTTP_TESTS = [
 
 export default defineConfig({
   define: { __EDITION__: JSON.stringify(vpc) },
-  // The build's antd sheets (scripts/lib/antd-styles.ts) are not rendered for unit tests.
-  resolve: { alias: { '@antd-styles/date-picker': path.join(root, 'src/app/empty.css') } },
   test: {
     // One worker per core. Vitest's default (cores − 1) is a single worker on a 2-core machine, and the HTTP tests
     // spend much of their time waiting on sockets, child processes and timers: two workers run the unit stage in

@@ -1,11 +1,13 @@
-// `npm run build [-- --edition id[,id]]`: validate manifests, then ONE rsbuild run with an environment per edition, and
-// the service compiled to JavaScript (dist/server/, what `npm start` runs). `--service`: the service alone.
+// `npm run build [-- --edition id[,id]]`: validate manifests, then ONE rsbuild run that compiles the app once with an
+// entry per edition (rsbuild.config.ts), and the service compiled to JavaScript (dist/server/, what `npm start` runs).
+// `--service`: the service alone.
 import { createRsbuild, loadConfig } from '@rsbuild/core';
 import { EditionError, formatProblem } from '../server/edition/loader';
 import { bundledPlugins, editionBuildPaths, editionsToBuild } from './lib/edition-build';
 import { writeCatalogues } from './lib/catalogue';
 import { compressAssets } from './lib/compress-assets';
 import { compileService } from './lib/compile-service';
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** Edition ids named on the command line by `--edition a` (repeatable, or comma separated). */
@@ -42,12 +44,16 @@ async function main() {
   }
   process.env.EDITIONS = ids.join(',');
   const started = performance.now();
+  const paths = editionBuildPaths(root);
+  // A fresh dist/: the editions' folders, the shared static/, the renderers' .server/ (rsbuild cleans none, as one
+  // environment's folder holds the other's).
+  fs.rmSync(paths.distDir, { recursive: true, force: true });
   const { content } = await loadConfig({ cwd: root });
   const rsbuild = await createRsbuild({ cwd: root, rsbuildConfig: content, loadEnv: false });
   const result = await rsbuild.build();
   await result.close();
+  console.log(`compiled in ${((performance.now() - started) / 1000).toFixed(2)} s`);
   const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
-  const paths = editionBuildPaths(root);
   for (const m of editionsToBuild(paths, ids)) {
     writeCatalogues(
       paths,
@@ -55,9 +61,9 @@ async function main() {
       (await bundledPlugins(m, paths)).included.map((p) => p.id),
     );
   }
-  for (const id of ids) {
-    const c = compressAssets(path.join(editionBuildPaths(root).distDir, id));
-    console.log(`${id}: ${c.files} assets pre-compressed, ${kb(c.raw)} → br ${kb(c.br)}, gzip ${kb(c.gz)}`);
+  for (const dir of ['static', ...ids]) {
+    const c = compressAssets(path.join(paths.distDir, dir));
+    console.log(`${dir}: ${c.files} assets pre-compressed, ${kb(c.raw)} → br ${kb(c.br)}, gzip ${kb(c.gz)}`);
   }
   await buildService(root);
   const seconds = ((performance.now() - started) / 1000).toFixed(2);

@@ -1,7 +1,7 @@
 // `npm run dev`: one URL for the web app with hot reload and the service restarting on change of its code.
 //
 // rsbuild's dev server listens on the public port (PORT, default 3000) and builds one edition's browser bundle
-// (EDITION, default vpc) into dist/.dev/<edition>/, on disk, so the service finds the page template and the build's
+// (EDITION, default vpc) into dist/.dev/ (the edition's folder dist/.dev/<edition>/, shared files in static/), on disk, so the service finds the page template and the build's
 // lists there. It answers its own files (scripts, styles, images, hot updates, its websocket) and hands every other
 // request to the service, which runs from its sources under `tsx watch` on a free loopback port: pages come from it
 // (page configuration, CSRF token and nonce), as in production; the first screen is not rendered on the service
@@ -66,7 +66,6 @@ async function main(): Promise<void> {
   const { edition, host, port } = config;
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   const publicUrl = `http://${shownHost}:${port}`;
-  const editionDir = path.join(DEV_DIST_DIR, edition);
   const servicePort = await freePort();
   console.log(
     `Dev: ${publicUrl} — the ${edition} edition; the web app reloads in place, the service restarts when its code changes.`,
@@ -92,12 +91,11 @@ async function main(): Promise<void> {
   let firstCompile!: () => void;
   const compiled = new Promise<void>((resolve) => (firstCompile = resolve));
 
-  // Only the edition's browser bundle (its environment is named by its id; the service's renderer is left out).
+  // Only the browser's environment, with the edition's entry alone (the service's renderer is left out).
   process.env.EDITIONS = edition;
   process.env.DIST_DIR = DEV_DIST_DIR;
   const { content } = await loadConfig({ cwd: root });
   const devConfig: RsbuildConfig = {
-    environments: { [edition]: { output: { distPath: { root: editionDir } } } },
     dev: {
       hmr: true,
       // The service reads the page template and the build's lists from disk; hot updates stay in memory.
@@ -119,7 +117,7 @@ async function main(): Promise<void> {
           // Requests wait for the first build and the service; then rsbuild keeps its own files.
           bypass: async (req: IncomingMessage) => {
             await Promise.all([compiled, serviceUp]);
-            return servedByDevServer(req.url ?? '/', editionDir) ? true : null;
+            return servedByDevServer(req.url ?? '/', DEV_DIST_DIR) ? true : null;
           },
         },
       ],
@@ -128,7 +126,7 @@ async function main(): Promise<void> {
   const rsbuild = await createRsbuild({
     cwd: root,
     rsbuildConfig: mergeRsbuildConfig(content, devConfig),
-    environment: [edition],
+    environment: ['web'],
     loadEnv: false,
   });
   rsbuild.onAfterDevCompile(({ isFirstCompile }) => {

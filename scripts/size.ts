@@ -29,29 +29,31 @@ interface RsbuildManifest {
   entries: Record<string, { initial?: { js?: string[]; css?: string[] }; async?: { js?: string[]; css?: string[] } }>;
 }
 
-/** Measures one built edition from its rsbuild manifest. */
-export function measureEdition(dir: string): SizeRow[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as RsbuildManifest;
+/** Measures one built edition from the build's rsbuild manifest (`dist/manifest.json`: an entry per edition). */
+export function measureEdition(dist: string, edition: string): SizeRow[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(dist, 'manifest.json'), 'utf8')) as RsbuildManifest;
+  const entry = manifest.entries[edition] ?? {};
   const rows: SizeRow[] = [];
   const seen = new Set<string>();
+  // Paths from the site root: `/static/…` is the shared folder, anything else the edition's own.
+  const onDisk = (f: string) => (f.startsWith('/static/') ? path.join(dist, f) : path.join(dist, edition, f));
   const add = (kind: SizeRow['kind'], files: string[] = []) => {
     for (const f of files) {
       if (seen.has(f)) continue;
       seen.add(f);
-      const buf = fs.readFileSync(path.join(dir, f));
+      const buf = fs.readFileSync(onDisk(f));
       const row: SizeRow = { kind, file: f, raw: buf.length, gzip: gzipSync(buf, { level: 9 }).length };
-      if (f.endsWith('.css')) row.br = brotliSize(path.join(dir, f), buf);
+      if (f.endsWith('.css')) row.br = brotliSize(onDisk(f), buf);
       rows.push(row);
     }
   };
-  for (const entry of Object.values(manifest.entries)) {
-    add('initial js', entry.initial?.js);
-    add('initial css', entry.initial?.css);
-  }
-  for (const entry of Object.values(manifest.entries)) {
-    add('lazy js', entry.async?.js);
-    add('lazy css', entry.async?.css);
-  }
+  add('initial js', entry.initial?.js);
+  // The edition's antd sheet, linked by its page (not part of the bundle: rsbuild.config.ts).
+  const html = fs.readFileSync(path.join(dist, edition, 'index.html'), 'utf8');
+  add('initial css', [...html.matchAll(/<link rel="stylesheet" href="([^"]+\.css)"/g)].map((m) => m[1]));
+  add('initial css', entry.initial?.css);
+  add('lazy js', entry.async?.js);
+  add('lazy css', entry.async?.css);
   return rows;
 }
 
@@ -122,7 +124,7 @@ function kb(n: number): string {
 function main() {
   const dist = path.resolve(process.env.DIST_DIR ?? 'dist');
   const editions = fs.existsSync(dist)
-    ? fs.readdirSync(dist).filter((d) => fs.existsSync(path.join(dist, d, 'manifest.json')))
+    ? fs.readdirSync(dist).filter((d) => fs.existsSync(path.join(dist, d, 'page-chunks.json')))
     : [];
   if (!editions.length) {
     console.error(`no built edition under ${dist}: run npm run build first`);
@@ -130,7 +132,7 @@ function main() {
   }
   const problems: string[] = [];
   for (const ed of editions.sort()) {
-    const rows = measureEdition(path.join(dist, ed));
+    const rows = measureEdition(dist, ed);
     const sum = (kind: SizeRow['kind'], key: 'raw' | 'gzip' | 'br') =>
       rows.filter((r) => r.kind === kind).reduce((s, r) => s + (r[key] ?? 0), 0);
     console.log(`\n${ed}`);
@@ -144,7 +146,7 @@ function main() {
     console.log(
       `  ${'INITIAL JS'.padEnd(12)} ${kb(sum('initial js', 'raw')).padStart(10)} ${kb(sum('initial js', 'gzip')).padStart(10)}  (budget ${kb(SIZE_BUDGETS.initialJsGzip)} gzip)`,
     );
-    // antd's styles are built in (scripts/lib/antd-styles.ts): the core's rules are here, a plugin's come with its pages.
+    // antd's stylesheet of the edition's theme (scripts/lib/antd-sheet.ts) and ours.
     console.log(
       `  ${'INITIAL CSS'.padEnd(12)} ${kb(sum('initial css', 'raw')).padStart(10)} ${kb(sum('initial css', 'gzip')).padStart(10)}  (br ${kb(sum('initial css', 'br'))})`,
     );

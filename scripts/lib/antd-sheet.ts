@@ -1,4 +1,4 @@
-// antd's stylesheet of one edition, by antd's documented "whole export" (ant.design, Server Side Rendering):
+// antd's stylesheet of one edition's theme, by antd's documented "whole export" (ant.design, Server Side Rendering):
 // @ant-design/static-style-extract renders every antd component under the edition's theme and answers their CSS.
 // The app runs antd with `theme.zeroRuntime` (src/app/theme.ts), so no component rule is generated in the browser;
 // antd still registers its theme's CSS variables at run time (a few <style> elements, allowed by the page CSP).
@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ThemeConfig } from 'antd';
+import { compressFile } from './compress-assets';
 
 const require = createRequire(import.meta.url);
 
@@ -76,8 +77,10 @@ export function extractAntdCss(theme: ThemeConfig): string {
 }
 
 /**
- * Writes the sheet of `theme` under `dir`, named by a hash of the theme and the versions that render it, and answers
- * its path; a build with the same inputs reuses the file instead of rendering again (about a second each).
+ * Writes the sheet of `theme` under `dir` with its `.br` and `.gz`, named by a hash of the theme and the versions that
+ * render it, and answers its path; a build with the same inputs reuses the files instead of rendering and compressing
+ * again (about a second each). The sheet is not part of the bundle: each edition's page links its own
+ * (rsbuild.config.ts), so one compile serves every theme.
  */
 export function writeAntdSheet(dir: string, theme: ThemeConfig): string {
   const versions = ['antd', '@ant-design/static-style-extract'].map(
@@ -89,10 +92,12 @@ export function writeAntdSheet(dir: string, theme: ThemeConfig): string {
     .digest('hex')
     .slice(0, 16);
   const file = path.join(dir, `antd.${key}.css`);
-  if (!fs.existsSync(file)) {
+  if (!['', '.br', '.gz'].every((ext) => fs.existsSync(file + ext))) {
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(`${file}.tmp`, extractAntdCss(theme));
-    fs.renameSync(`${file}.tmp`, file);
+    const tmp = path.join(dir, `tmp-${process.pid}-${key}.css`);
+    fs.writeFileSync(tmp, extractAntdCss(theme));
+    compressFile(tmp);
+    for (const ext of ['.br', '.gz', '']) fs.renameSync(tmp + ext, file + ext);
   }
   return file;
 }

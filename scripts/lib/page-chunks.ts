@@ -1,5 +1,5 @@
 // Which lazy chunks each page of an edition loads for its first render, and which pages the service renders, written
-// by the build as `page-chunks.json` beside index.html from the plugins' own page declarations. The service names the
+// by the build as `page-chunks.json` beside the edition's index.html from the plugins' own page declarations. The service names the
 // files in the page (server/html/page-chunks.ts), so the browser fetches them while it parses the document.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -58,18 +58,22 @@ export function pageChunks(plugins: PluginPages[], groups: Record<string, string
   };
 }
 
-/** An rspack plugin writing the edition's `page-chunks.json` into its output folder once the build is done. */
+/** An rspack plugin writing each edition's `<id>/page-chunks.json` into the output folder once the build is done. */
 export class PageChunksPlugin {
-  constructor(private readonly plugins: PluginPages[]) {}
+  /** `plugins`: each edition's bundled plugins, by edition id (the edition's entry name). */
+  constructor(private readonly plugins: Record<string, PluginPages[]>) {}
 
   apply(compiler: Rspack.Compiler): void {
     compiler.hooks.done.tap('PageChunksPlugin', (stats) => {
       if (stats.hasErrors()) return;
       const out = compiler.options.output.path;
       if (!out) return;
-      fs.mkdirSync(out, { recursive: true });
-      const chunks = pageChunks(this.plugins, chunkGroupFiles(stats));
-      fs.writeFileSync(path.join(out, 'page-chunks.json'), `${JSON.stringify(chunks, null, 1)}\n`);
+      const groups = chunkGroupFiles(stats);
+      for (const [id, plugins] of Object.entries(this.plugins)) {
+        fs.mkdirSync(path.join(out, id), { recursive: true });
+        const chunks = pageChunks(plugins, groups);
+        fs.writeFileSync(path.join(out, id, 'page-chunks.json'), `${JSON.stringify(chunks, null, 1)}\n`);
+      }
     });
   }
 }

@@ -33,12 +33,19 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   const pageChunksFile = path.join(root, 'page-chunks.json');
   const firstScreens = new FirstScreenRenderer(ctx.config.distDir, ctx.config.edition);
 
-  if (fs.existsSync(root)) {
+  // The edition's own folder (catalogues, brand files) and the scripts and styles every edition shares (`static/`).
+  const folders = [
+    { dir: root, prefix: '/' },
+    { dir: path.join(ctx.config.distDir, 'static'), prefix: '/static/' },
+  ].filter((f) => fs.existsSync(f.dir));
+  for (const [i, { dir, prefix }] of folders.entries()) {
     await app.register(fastifyStatic, {
-      root,
-      prefix: '/',
+      root: dir,
+      prefix,
       index: false,
       wildcard: true,
+      // One registration decorates the reply (sendFile); the next may not again.
+      decorateReply: i === 0,
       // The build writes .br and .gz beside scripts, styles and SVGs; they go out by Accept-Encoding (Vary set).
       preCompressed: true,
       cacheControl: false,

@@ -1,13 +1,12 @@
-// The service's renderer of first screens (built per edition for node, rsbuild.config.ts; loaded by
+// The service's renderer of first screens (built for node, one entry per edition: rsbuild.config.ts; loaded by
 // server/html/first-screen.ts). It renders the same App the browser hydrates, for one request's page configuration:
 // same stores, catalogue and antd texts, so the browser's first render matches it.
-import { editionPlugins } from '@edition-plugins';
 import { enableStaticRendering } from 'mobx-react-lite';
 import type { ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import type { PageConfig } from '../core/page-config';
-import { createRegistry, type MessageCatalogue } from '../core/plugin';
+import { createRegistry, type MessageCatalogue, type PluginDefinition } from '../core/plugin';
 import { createRequestClient, requestOptionsFromPageConfig } from '../core/request';
 import { createRootStore } from '../core/stores/root';
 import type { Tracker } from '../core/tracking';
@@ -16,8 +15,6 @@ import { App, loadAntdLocale } from './App';
 
 // Observers render once and subscribe to nothing: the server keeps no reaction alive after a page.
 enableStaticRendering(true);
-
-const registry = createRegistry(editionPlugins);
 
 /** The server counts nothing: the browser's tracker takes over when the page starts. */
 const NO_TRACKING: Tracker = {
@@ -38,13 +35,22 @@ export interface RenderInput {
   signal?: AbortSignal;
 }
 
+/** The edition's page renderer over its plugins (the edition's generated server entry exports it as `renderPage`). */
+export function pageRenderer(plugins: PluginDefinition[]) {
+  const registry = createRegistry(plugins);
+  return (input: RenderInput) => renderPage(registry, input);
+}
+
 /**
  * The HTML of `#container`'s content for a request, rendered to the end (`prerenderToNodeStream` waits for every lazy
  * page and store); undefined when the page's guard only redirects (nothing to paint: the browser follows the
  * redirect). Throws when it cannot (no catalogue in the page config, a render error, aborted): the service then
  * serves the page without a first screen.
  */
-export async function renderPage({ url, config, signal }: RenderInput): Promise<string | undefined> {
+async function renderPage(
+  registry: ReturnType<typeof createRegistry>,
+  { url, config, signal }: RenderInput,
+): Promise<string | undefined> {
   const boot = config.bootstrap;
   if (!boot?.messages) throw new Error('the page config carries no catalogue');
   const locale = boot.locale;
