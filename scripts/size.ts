@@ -50,7 +50,10 @@ export function measureEdition(dist: string, edition: string): SizeRow[] {
   add('initial js', entry.initial?.js);
   // The edition's antd sheet, linked by its page (not part of the bundle: rsbuild.config.ts).
   const html = fs.readFileSync(path.join(dist, edition, 'index.html'), 'utf8');
-  add('initial css', [...html.matchAll(/<link rel="stylesheet" href="([^"]+\.css)"/g)].map((m) => m[1]));
+  add(
+    'initial css',
+    [...html.matchAll(/<link rel="stylesheet" href="([^"]+\.css)"/g)].map((m) => m[1]),
+  );
   add('initial css', entry.initial?.css);
   add('lazy js', entry.async?.js);
   add('lazy css', entry.async?.css);
