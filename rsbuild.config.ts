@@ -46,7 +46,7 @@ for (const m of editions) {
 }
 const byId = new Map(editions.map((m) => [m.id, m]));
 const manifestOf = (entryName: string) => byId.get(entryName) ?? editions[0];
-const faviconOf = (m: EditionManifest) => m.brand.favicon ?? m.brand.logo;
+const icon = (m: EditionManifest) => m.brand.favicon ?? m.brand.logo;
 
 const environments: Record<string, EnvironmentConfig> = {
   web: {
@@ -78,7 +78,7 @@ const environments: Record<string, EnvironmentConfig> = {
           // antd's sheet first: our rules (the entry's stylesheet) come after it.
           { tag: 'link', attrs: { rel: 'stylesheet', href: `/${path.basename(sheets[entryName])}` }, head: true },
           // The brand's icon, from the edition's own files.
-          { tag: 'link', attrs: { rel: 'icon', href: assetUrl(faviconOf(manifestOf(entryName))) }, head: true },
+          { tag: 'link', attrs: { rel: 'icon', href: assetUrl(icon(manifestOf(entryName))) }, head: true },
           ...tags,
         ],
       ],
@@ -96,8 +96,7 @@ const environments: Record<string, EnvironmentConfig> = {
       },
     },
   },
-  // The service's renderer of first screens (src/app/server.tsx): the same app for node, beside the served folders
-  // (never served itself).
+  // The service's renderer of first screens (src/app/server.tsx): the same app for node, never served itself.
   server: {
     source: { entry: serverEntries },
     output: {
@@ -132,24 +131,18 @@ export default defineConfig({
   performance: {
     chunkSplit: {
       strategy: 'split-by-experience',
-      // Named vendor groups so the size report can budget them; the rest falls into named async chunks. The first
-      // script's libraries stay in several files: merged into one (~330 KB), the page waited for its compile on the
-      // main thread in one task of up to 120 ms on a loaded phone-class core, where five files waited 5-20 ms each.
+      // Named vendor groups so the size report can budget them. The first script's libraries stay in several files:
+      // one file (~330 KB) was one compile task of up to 120 ms on a loaded phone-class core; five took 5-20 ms each.
       forceSplitting: {
         'lib-intl': /node_modules[\\/](react-intl|@formatjs|intl-messageformat)[\\/]/,
         'lib-mobx': /node_modules[\\/](mobx|mobx-react-lite)[\\/]/,
       },
       override: {
-        // A shared lazy chunk over about 400 KB of module source (~50 KB gzip, the size report's budget for every lazy
-        // chunk) is split in parts.
+        // A shared lazy chunk over ~400 KB of source (~50 KB gzip, the size report's lazy budget) is split in parts.
         maxAsyncSize: 400_000,
         cacheGroups: {
-          // Few lazy scripts per page: each is a request and a task of the page's loader (server/html/first-screen.ts).
-          // antd's pieces (and their helpers) that most lazy files share: the root, the buttons, forms, menus and
-          // icons every page shows travel together (in parts of at most maxAsyncSize), instead of one small file per
-          // combination of pages using them. Eight: the size report's page table (vpc, zh_CN) against twelve: 2–5
-          // scripts fewer on every page, 1–7 KB gzip less on ten of its thirteen pages, 9–16 KB more on three (sign-in,
-          // SSO, e-mail). Lower moves more antd into every page (six, against eight: sign-in +8 KB for 2 scripts fewer).
+          // Few lazy scripts per page: the antd pieces most lazy files share travel together, not one small file per
+          // combination of pages (eight against twelve: 2–5 scripts fewer on every page, sizes within ±16 KB).
           'ui-shared': {
             test: /[\\/]node_modules[\\/]/,
             chunks: 'async',

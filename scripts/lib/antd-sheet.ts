@@ -16,38 +16,12 @@ const require = createRequire(import.meta.url);
  * one a page would show by itself, never one antd renders inside a component we use. A test checks that no source
  * imports one (scripts/lib/antd-sheet.test.ts): using one means taking it off this list.
  */
+// prettier-ignore
 export const UNUSED_ANTD_COMPONENTS = [
-  'Affix',
-  'Anchor',
-  'App',
-  'AutoComplete',
-  'BackTop',
-  'Breadcrumb',
-  'Calendar',
-  'Carousel',
-  'Cascader',
-  'Collapse',
-  'ColorPicker',
-  'Descriptions',
-  'FloatButton',
-  'Image',
-  'InputNumber',
-  'Masonry',
-  'Mentions',
-  'Progress',
-  'QRCode',
-  'Rate',
-  'Segmented',
-  'Slider',
-  'Splitter',
-  'Statistic',
-  'Timeline',
-  'Tour',
-  'Transfer',
-  'Tree',
-  'TreeSelect',
-  'Upload',
-  'Watermark',
+  'Affix', 'Anchor', 'App', 'AutoComplete', 'BackTop', 'Breadcrumb', 'Calendar', 'Carousel', 'Cascader', 'Collapse',
+  'ColorPicker', 'Descriptions', 'FloatButton', 'Image', 'InputNumber', 'Masonry', 'Mentions', 'Progress', 'QRCode',
+  'Rate', 'Segmented', 'Slider', 'Splitter', 'Statistic', 'Timeline', 'Tour', 'Transfer', 'Tree', 'TreeSelect',
+  'Upload', 'Watermark'
 ] as const;
 
 /** Every antd rule and CSS variable of `theme` (but the unused components'), as one sheet. */
