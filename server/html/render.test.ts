@@ -14,4 +14,16 @@ describe('renderIndexHtml', () => {
     expect(zh).toContain('<html lang="zh-CN">');
     expect(renderIndexHtml(template, config, 'N')).toContain('<html lang="zh-CN">');
   });
+
+  it("names the page's lazy files before the entry, the template's last script", () => {
+    const withScripts = template.replace(
+      '</head>',
+      '<script defer src="/static/js/lib-react.1.js"></script><script defer src="/static/js/vpc.2.js"></script></head>',
+    );
+    const html = renderIndexHtml(withScripts, config, 'N', ['/static/js/async/page.3.js']);
+    expect(html).toContain(
+      '<script defer src="/static/js/lib-react.1.js"></script><script defer src="/static/js/async/page.3.js" nonce="N">' +
+        '</script><script defer src="/static/js/vpc.2.js"></script>',
+    );
+  });
 });

@@ -26,8 +26,11 @@ export function scriptSafeJson(value: unknown): string {
 
 const PAGE_CONFIG_RE = /<script\b([^>]*\bid=["']page-config["'][^>]*)>[\s\S]*?<\/script>/i;
 
-/** The app's entry script tag (rsbuild's entry `index`), before which the page's lazy files are named. */
-const ENTRY_SCRIPT_RE = /<script\b[^>]*\bsrc="[^"]*\/index\.[0-9a-f]+\.js"[^>]*><\/script>/;
+/**
+ * The app's entry script tag, before which the page's lazy files are named: the template's last script with a
+ * source (rsbuild injects an entry's files in order, the entry itself last).
+ */
+const ENTRY_SCRIPT_RE = /<script\b[^>]*\bsrc="[^"]*"[^>]*><\/script>(?![\s\S]*<script\b[^>]*\bsrc=)/;
 
 const EMPTY_CONTAINER = '<div id="container"></div>';
 
