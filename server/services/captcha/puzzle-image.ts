@@ -26,7 +26,23 @@ const GAP_MIN_X = SLIDER_PIECE_SIZE + 10;
 const GAP_MAX_X = SLIDER_WIDTH - SLIDER_PIECE_SIZE - 6;
 
 const rand = (min: number, max: number) => min + crypto.randomInt(max - min + 1);
-const noise = (amp: number) => crypto.randomInt(2 * amp + 1) - amp;
+
+/**
+ * Pixel noise: a xorshift generator seeded from the system's random source for each puzzle. Noise hides nothing
+ * (where the gaps are and which is real come from `crypto`); drawing it from `crypto.randomInt` per pixel cost
+ * most of a puzzle's time.
+ */
+function noiseSource(): Noise {
+  let s = crypto.randomBytes(4).readUInt32LE() | 1;
+  return (amp) => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return ((s >>> 0) % (2 * amp + 1)) - amp;
+  };
+}
+/** Noise of one puzzle: an integer in [-amp, amp]. */
+type Noise = (amp: number) => number;
 const clamp = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
 
 /** The geometry every shape shares: a square body in the middle of a SIZE² box, knobs of radius KNOB. */
@@ -82,7 +98,7 @@ function hsl(h: number, s: number, l: number): Rgb {
 }
 
 /** A random scene: a diagonal gradient between two hues, translucent discs and bars, and pixel noise. */
-function paintBackground(img: PNG): void {
+function paintBackground(img: PNG, noise: Noise): void {
   const { width: w, height: h, data } = img;
   const hue = rand(0, 359);
   const from = hsl(hue, 0.55, 0.55);
@@ -135,7 +151,7 @@ const inBand = (side: Side, px: number, py: number) => {
  * knob hole has a light band where it meets the body. So in an edge map every gap has the same outline — the
  * body's four sides and four arcs — whichever sides are holes; a person sees which knobs are dark.
  */
-function carveGap(bg: PNG, x: number, y: number, knobs: readonly Side[]): void {
+function carveGap(bg: PNG, x: number, y: number, knobs: readonly Side[], noise: Noise): void {
   const mask = shapeMask(knobs);
   const sides: Side[] = [0, 1, 2, 3];
   const bumps = sides.filter((s) => !knobs.includes(s));
@@ -158,7 +174,7 @@ function carveGap(bg: PNG, x: number, y: number, knobs: readonly Side[]): void {
  * dark at random — so
  * no pixel of it comes from the background or from the gap.
  */
-function paintPiece(knobs: readonly Side[]): PNG {
+function paintPiece(knobs: readonly Side[], noise: Noise): PNG {
   const mask = shapeMask(knobs);
   const piece = new PNG({ width: SIZE, height: SIZE });
   piece.data.fill(0);
@@ -212,6 +228,7 @@ function gapPlaces(n: number): number[] {
  * background pixels.
  */
 export function drawPuzzle(): PuzzleImages {
+  const noise = noiseSource();
   const y = rand(6, SLIDER_HEIGHT - SIZE - 6);
   const knobs = PAIRS[crypto.randomInt(PAIRS.length)];
   const near = PAIRS.filter((p) => p.filter((s) => knobs.includes(s)).length === 1);
@@ -222,12 +239,12 @@ export function drawPuzzle(): PuzzleImages {
   const places = gapPlaces(GAPS_PER_PUZZLE);
   const real = crypto.randomInt(places.length);
   const bg = new PNG({ width: SLIDER_WIDTH, height: SLIDER_HEIGHT });
-  paintBackground(bg);
+  paintBackground(bg, noise);
   let d = 0;
-  places.forEach((px, i) => carveGap(bg, px, y, i === real ? knobs : near[d++]));
+  places.forEach((px, i) => carveGap(bg, px, y, i === real ? knobs : near[d++], noise));
   return {
     background: dataUrl(bg),
-    piece: dataUrl(paintPiece(knobs)),
+    piece: dataUrl(paintPiece(knobs, noise)),
     x: places[real],
     y,
     decoys: places.filter((_, i) => i !== real),
