@@ -318,9 +318,10 @@ export async function puzzleGapOf(baseURL: string, captchaId: string): Promise<n
 
 /**
  * Solves the slider on the page as a person does: waits for the puzzle the widget asked for, learns where its gap
- * is, then drags the handle there with the mouse (uneven pace, a little vertical wobble) — or, with
- * `keyboard`, focuses it and moves it with Shift+Arrow and Arrow presses, then Enter. Resolves once the service
- * accepted the answer.
+ * is, then drags the handle there with the mouse — starting from rest, an uneven pace with a little vertical wobble,
+ * a few px too far, back, and a rest before the release — or, with `keyboard`, focuses it and moves it with
+ * Shift+Arrow and Arrow presses at an uneven pace (one press too many, taken back), looks, then Enter. Resolves
+ * once the service accepted the answer.
  */
 export async function solveSliderOnPage(page: Page, baseURL: string, puzzle: Promise<Response>, keyboard = false) {
   const { captcha_id: id } = (await (await puzzle).json()) as { captcha_id: string };
@@ -331,8 +332,16 @@ export async function solveSliderOnPage(page: Page, baseURL: string, puzzle: Pro
   const verified = page.waitForResponse((r) => /\/sliderCaptcha(:|%3A)verify$/i.test(new URL(r.url()).pathname));
   if (keyboard) {
     await handle.focus();
-    for (let i = 0; i < Math.floor(gap / 10); i++) await handle.press('Shift+ArrowRight', { delay: 40 });
-    for (let i = 0; i < gap % 10; i++) await handle.press('ArrowRight', { delay: 40 });
+    const presses = [
+      ...Array<string>(Math.floor(gap / 10)).fill('Shift+ArrowRight'),
+      ...Array<string>(gap % 10).fill('ArrowRight'),
+      'ArrowRight',
+      'ArrowLeft',
+    ];
+    for (const [i, key] of presses.entries()) {
+      await handle.press(key, { delay: 30 });
+      await page.waitForTimeout(40 + ((i * 37) % 90));
+    }
     await page.waitForTimeout(450);
     await handle.press('Enter');
   } else {
@@ -341,15 +350,21 @@ export async function solveSliderOnPage(page: Page, baseURL: string, puzzle: Pro
     const scale = shown / 320;
     const x0 = box.x + box.width / 2;
     const y0 = box.y + box.height / 2;
+    const over = gap + 4;
     await page.mouse.move(x0, y0);
     await page.mouse.down();
-    const steps = 12;
+    await page.waitForTimeout(80);
+    const steps = 14;
     for (let i = 1; i <= steps; i++) {
-      const f = 1 - (1 - i / steps) ** 2;
-      await page.mouse.move(x0 + gap * scale * f, y0 + Math.sin(i) * 2);
-      await page.waitForTimeout(25 + (i % 3) * 10);
+      const f = i / steps;
+      await page.mouse.move(x0 + over * scale * f * f * (3 - 2 * f), y0 + Math.sin(i) * 2);
+      await page.waitForTimeout(20 + (i % 4) * 12);
     }
-    await page.mouse.move(x0 + gap * scale, y0 + 1);
+    await page.waitForTimeout(90);
+    await page.mouse.move(x0 + (gap + 2) * scale, y0 + 1);
+    await page.waitForTimeout(50);
+    await page.mouse.move(x0 + gap * scale, y0 + 2);
+    await page.waitForTimeout(250);
     await page.mouse.up();
   }
   expect((await verified).status()).toBe(200);
