@@ -71,6 +71,7 @@ describe('server slices', () => {
       '054-sign-in-sources',
       '060-device-lockout',
       '061-avatar-uploads',
+      '062-email-change-codes',
     ]);
     const clash = defineServerPlugin({ id: 'clash', migrations: { '002-usage-logs': coreMigrations['001-initial'] } });
     expect(() => allMigrations([clash])).toThrow(/"002-usage-logs" of plugin "clash" is already defined by the core/);

@@ -93,7 +93,10 @@ export type InboxDeleteReadBody = Static<typeof InboxDeleteReadBodySchema>;
 export const InboxChangedSchema = Type.Object(
   {
     count: Type.Integer({ description: 'Messages marked read or deleted' }),
-    kept: Type.Integer({ description: 'Listed messages not deleted because they are unread security messages' }),
+    kept: Type.Integer({
+      description:
+        'Listed messages not deleted because they are unread security messages or e-mail changes younger than 7 days',
+    }),
   },
   closed,
 );

@@ -1,7 +1,14 @@
 import type { RequestClient } from '../../src/core/request';
 import type { Success } from '../../schemas/common';
 import type { Me } from '../../schemas/session';
-import type { AvatarUploadAnswer, BindAttributes, EmailState, ProfileLanguage } from './contract';
+import type {
+  AvatarUploadAnswer,
+  BindAttributes,
+  EmailCodeAnswer,
+  EmailProof,
+  EmailState,
+  ProfileLanguage,
+} from './contract';
 
 /** Calls of the profile section, at the suite's paths; every call resolves to `[error, result]`. */
 export function profileApi(client: RequestClient) {
@@ -37,12 +44,17 @@ export function profileApi(client: RequestClient) {
     },
     /** Sets the avatar to an uploaded URL, or back to the default with null. */
     setAvatar: (avatar: string | null) => client.put<Me>('/individual/proxy/my/avatar', { avatar }, own),
-    /** Binds an address, or resends the activation mail for the same unverified one. */
-    bindEmail: (email: string) => client.post<EmailState>('/users/ajax/v1/my/emails:bind', { email }, own),
-    /** Changes the bound address. */
-    rebindEmail: (email: string) => client.post<EmailState>('/users/ajax/v1/my/emails:rebind', { email }, own),
-    /** Removes the bound address. */
-    unbindEmail: (email: string) => client.post<EmailState>('/individual/proxy/my/email:unbind', { email }, own),
+    /** Binds an address (with the account's proof), or resends the activation mail for the same unverified one. */
+    bindEmail: (email: string, proof: EmailProof = {}) =>
+      client.post<EmailState>('/users/ajax/v1/my/emails:bind', { email, ...proof }, own),
+    /** Changes the bound address, with the current password or the mailed code. */
+    rebindEmail: (email: string, proof: EmailProof) =>
+      client.post<EmailState>('/users/ajax/v1/my/emails:rebind', { email, ...proof }, own),
+    /** Removes the bound address, with the current password or the mailed code. */
+    unbindEmail: (email: string, proof: EmailProof) =>
+      client.post<EmailState>('/individual/proxy/my/email:unbind', { email, ...proof }, own),
+    /** Mails a code to the current address (accounts without a password prove an e-mail change with it). */
+    sendEmailCode: () => client.post<EmailCodeAnswer>('/users/ajax/v1/my/emails:code', undefined, own),
     /** Spends the activation token from the mail. */
     verifyEmail: (token: string) => client.post<EmailState>('/individual/proxy/my/email:verify', { token }, own),
   };

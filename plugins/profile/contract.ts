@@ -1,6 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { closed, LocaleSchema } from '../../schemas/common';
-import { AVATAR_URL_MAX, EMAIL_INPUT_MAX, EMAIL_TOKEN_INPUT_MAX, PROFILE_NAME_MAX } from './limits';
+import {
+  AVATAR_URL_MAX,
+  EMAIL_CODE_LENGTH,
+  EMAIL_INPUT_MAX,
+  EMAIL_PASSWORD_INPUT_MAX,
+  EMAIL_TOKEN_INPUT_MAX,
+  PROFILE_NAME_MAX,
+} from './limits';
 
 /**
  * The profile slice's wire shapes, once: the routes hand these schemas to Fastify, the service and
@@ -68,13 +75,36 @@ export const AvatarSetBodySchema = Type.Object(
 /** What setting the avatar sends. */
 export type AvatarSetBody = Static<typeof AvatarSetBodySchema>;
 
-/** Body of the bind, rebind and unbind e-mail calls. */
+/**
+ * Body of the bind, rebind and unbind e-mail calls. A change of the address (anything but a resend to the same
+ * unverified one) proves the account: its current password when it has one, else the code mailed to its current
+ * address (`emails:code`); an account with neither has nothing to prove with.
+ */
 export const EmailBodySchema = Type.Object(
-  { email: Type.String({ minLength: 1, maxLength: EMAIL_INPUT_MAX }) },
+  {
+    email: Type.String({ minLength: 1, maxLength: EMAIL_INPUT_MAX }),
+    password: Type.Optional(Type.String({ minLength: 1, maxLength: EMAIL_PASSWORD_INPUT_MAX })),
+    code: Type.Optional(Type.String({ pattern: `^[0-9]{${EMAIL_CODE_LENGTH}}$` })),
+  },
   closed,
 );
 /** What the e-mail calls send. */
 export type EmailBody = Static<typeof EmailBodySchema>;
+
+/** What proves an e-mail change: the current password, or (an account without one) the mailed code. */
+export type EmailProof = Pick<EmailBody, 'password' | 'code'>;
+
+/** Answer of `POST /users/ajax/v1/my/emails:code`: where the code went (masked) and when another may be sent. */
+export const EmailCodeAnswerSchema = Type.Object(
+  {
+    sent_to: Type.String({ description: 'The current address, masked' }),
+    resend_available_at: Type.Number({ description: 'Epoch ms from which another code may be sent' }),
+    server_time: Type.Number(),
+  },
+  closed,
+);
+/** Where the e-mail change code went. */
+export type EmailCodeAnswer = Static<typeof EmailCodeAnswerSchema>;
 
 /** Body of the activation call: the token from the mail. */
 export const EmailVerifyBodySchema = Type.Object(

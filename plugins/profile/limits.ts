@@ -28,6 +28,12 @@ export const EMAIL_INPUT_MAX = 320;
 export const EMAIL_TOKEN_INPUT_MAX = 128;
 /** Minimum time between two activation mails to one user. */
 export const EMAIL_RESEND_INTERVAL_MS = 60 * 1000;
+/** Digits of the code that proves an e-mail change of an account without a password. */
+export const EMAIL_CODE_LENGTH = 6;
+/** How long an e-mail change code stays valid. */
+export const EMAIL_CODE_TTL_MS = 10 * 60 * 1000;
+/** Longest current password an e-mail change may carry. */
+export const EMAIL_PASSWORD_INPUT_MAX = 128;
 /** How long an activation link stays valid. */
 export const EMAIL_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 

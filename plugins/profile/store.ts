@@ -6,7 +6,7 @@ import { annotate, ResourceStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import type { Me } from '../../schemas/session';
 import { profileApi } from './api';
-import type { BindAttributes, EmailState, ProfileLanguage } from './contract';
+import type { BindAttributes, EmailProof, EmailState, ProfileLanguage } from './contract';
 import { AVATAR_MAX_BYTES, SNIFF_BYTES, sniffImageKind } from './limits';
 
 /** Service failures this section explains itself (the spec's 'error sending the activation mail'). */
@@ -34,6 +34,10 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
   emailSaving = false;
   /** Local time (ms) from which a resend is allowed; null when no countdown runs. */
   resendAvailableAt: number | null = null;
+  /** Local time (ms) from which another e-mail change code may be sent; null when none was sent. */
+  codeAvailableAt: number | null = null;
+  /** Where the last e-mail change code went (masked), to show under the code field. */
+  codeSentTo: string | null = null;
   /** The verification landing page's call: pending, done or failed (no failure to show: the central notice did). */
   verification: { state: 'idle' | 'pending' | 'done' } | { state: 'failed'; failure?: Failure } = {
     state: 'idle',
@@ -54,6 +58,8 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
         'avatarSaving',
         'emailSaving',
         'resendAvailableAt',
+        'codeAvailableAt',
+        'codeSentTo',
         'verification',
       ],
       action: [
@@ -62,6 +68,7 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
         'uploadAvatar',
         'restoreAvatar',
         'sendActivation',
+        'sendEmailCode',
         'unbindEmail',
         'verifyEmail',
         'applyEmail',
@@ -135,9 +142,15 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
     });
   }
 
-  /** Binds a first address ('bind'), changes it ('rebind'), or resends the mail for the bound one ('resend'). */
-  sendActivation(mode: 'bind' | 'rebind' | 'resend', email: string): Promise<ActionResult> {
-    const call = mode === 'rebind' ? this.api.rebindEmail(email.trim()) : this.api.bindEmail(email.trim());
+  /**
+   * Binds a first address ('bind'), changes it ('rebind'), or resends the mail for the bound one ('resend'); a bind
+   * or change carries the proof (the current password, or the mailed code for an account without one).
+   */
+  sendActivation(mode: 'bind' | 'rebind' | 'resend', email: string, proof: EmailProof = {}): Promise<ActionResult> {
+    const call =
+      mode === 'rebind'
+        ? this.api.rebindEmail(email.trim(), proof)
+        : this.api.bindEmail(email.trim(), mode === 'resend' ? {} : proof);
     const fallback = {
       bind: 'profile.email.bindFailed',
       rebind: 'profile.email.modifyFailed',
@@ -150,11 +163,23 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
     });
   }
 
-  /** Removes the bound address. */
-  async unbindEmail(): Promise<ActionResult> {
+  /** Mails a code to the current address, for an account without a password to prove a change with. */
+  sendEmailCode(): Promise<ActionResult> {
+    return this.saveWith(this.api.sendEmailCode(), {
+      busy: (on) => (this.emailSaving = on),
+      failure: failure('profile.email.codeFailed'),
+      apply: (answer) => {
+        this.codeSentTo = answer.sent_to;
+        this.codeAvailableAt = Date.now() + (answer.resend_available_at - answer.server_time);
+      },
+    });
+  }
+
+  /** Removes the bound address, with the proof. */
+  async unbindEmail(proof: EmailProof = {}): Promise<ActionResult> {
     const email = this.session.user?.email;
     if (!email) return { ok: true };
-    return this.saveWith(this.api.unbindEmail(email), {
+    return this.saveWith(this.api.unbindEmail(email, proof), {
       busy: (on) => (this.emailSaving = on),
       failure: failure('profile.email.unbindFailed'),
       apply: (state) => this.applyEmail(state),

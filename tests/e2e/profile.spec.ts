@@ -35,6 +35,10 @@ test('e-mail: bind, open the activation link from the received mail, see it veri
   await dialog.getByRole('button', { name: '发送激活邮件' }).click();
   await expect(dialog).toContainText('邮箱格式不正确');
   await dialog.getByLabel('邮箱地址').fill(address);
+  // A change of the e-mail asks the current password.
+  await dialog.getByRole('button', { name: '发送激活邮件' }).click();
+  await expect(dialog).toContainText('请输入当前密码');
+  await dialog.getByLabel('当前密码').fill(E2E_USERS.profile.password);
   await dialog.getByRole('button', { name: '发送激活邮件' }).click();
   await expect(page.getByText('发送成功')).toBeVisible(SLOW);
   await expect(row).toContainText(address);
@@ -62,6 +66,17 @@ test('e-mail: bind, open the activation link from the received mail, see it veri
   // The same link again is refused.
   await page.goto(link);
   await expect(page.getByTestId('email-verify')).toContainText('token 不匹配');
+
+  // Modify asks the current password too; a wrong one is refused and nothing changes (a right one within the
+  // minute would meet the mail throttle, so the HTTP tests cover the change itself).
+  await page.goto('/users/settings/profile');
+  await page.getByTestId('profile-email-modify').click();
+  const modify = page.getByRole('dialog');
+  await modify.getByLabel('邮箱地址').fill(`next-${address}`);
+  await modify.getByLabel('当前密码').fill('Wrong@pass1');
+  await modify.getByRole('button', { name: '发送激活邮件' }).click();
+  await expect(page.getByText('当前密码不正确')).toBeVisible(SLOW);
+  await expect(page.getByTestId('profile-email')).toContainText(address);
 });
 
 test('password: change it and sign in with the new one', async ({ page, baseURL }) => {

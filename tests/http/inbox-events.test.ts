@@ -213,7 +213,9 @@ describe('inbox producers', () => {
 
   it('e-mail bound, changed and unbound: one security message each, naming the address', async () => {
     let { erin } = s.clients;
-    const bind = await erin.req('POST', '/users/ajax/v1/my/emails:bind', { body: { email: 'erin@example.com' } });
+    const bind = await erin.req('POST', '/users/ajax/v1/my/emails:bind', {
+      body: { email: 'erin@example.com', password: PASSWORD },
+    });
     expect(bind.status, bind.text).toBe(200);
     // A resend to the same address a minute later is not news.
     s.clock.advance(61_000);
@@ -222,11 +224,13 @@ describe('inbox producers', () => {
       (await erin.req('POST', '/users/ajax/v1/my/emails:bind', { body: { email: 'erin@example.com' } })).status,
     ).toBe(200);
     s.clock.advance(61_000);
-    const rebind = await erin.req('POST', '/users/ajax/v1/my/emails:rebind', { body: { email: 'erin2@example.com' } });
+    const rebind = await erin.req('POST', '/users/ajax/v1/my/emails:rebind', {
+      body: { email: 'erin2@example.com', password: PASSWORD },
+    });
     expect(rebind.status, rebind.text).toBe(200);
     s.clock.advance(1000);
     const unbind = await erin.req('POST', '/individual/proxy/my/email:unbind', {
-      body: { email: 'erin2@example.com' },
+      body: { email: 'erin2@example.com', password: PASSWORD },
     });
     expect(unbind.status, unbind.text).toBe(200);
     const msgs = (await inbox(erin)).filter((m) => m.type.startsWith('email.'));

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { AppContext } from '../../../server/context';
 import type { DB } from '../../../server/db/schema';
 import { AppError } from '../../../server/errors';
@@ -20,7 +20,7 @@ import {
   type InboxPage,
   type InboxTab,
 } from '../contract';
-import { messageKind } from './texts';
+import { KEEP_MS, KEPT_TYPES, messageKind } from './texts';
 import type { InboxMessagesTable } from './tables';
 
 /** Recipients inserted per statement (PostgreSQL allows 65,535 parameters; a row takes 9). */
@@ -172,17 +172,32 @@ export async function readMessages(
   return { count: Number(r.numUpdatedRows), kept: 0 };
 }
 
-/** Deletes one of the caller's messages: 404 for anyone else's, 409 while a security message is unread. */
+/** Messages that may be deleted: read or not a security message, and not kept (an e-mail change within 7 days). */
+function deletable(ctx: AppContext) {
+  const keptSince = ctx.clock.now().getTime() - KEEP_MS;
+  return (eb: ExpressionBuilder<DB, 'inbox_messages'>) =>
+    eb.and([
+      eb.or([eb('sensitive', '=', 0), eb('read_at', 'is not', null)]),
+      eb.or([eb('type', 'not in', KEPT_TYPES), eb('created_at', '<=', keptSince)]),
+    ]);
+}
+
+/**
+ * Deletes one of the caller's messages: 404 for anyone else's, 409 while a security message is unread or an
+ * e-mail change is younger than 7 days.
+ */
 export async function deleteMessage(ctx: AppContext, userId: string, id: string): Promise<void> {
   const r = await ctx.db
     .deleteFrom('inbox_messages')
     .where('id', '=', id)
     .where('user_id', '=', userId)
-    .where((eb) => eb.or([eb('sensitive', '=', 0), eb('read_at', 'is not', null)]))
+    .where(deletable(ctx))
     .executeTakeFirst();
   if (Number(r.numDeletedRows) > 0) return;
-  if (await ownMessage(ctx, userId, id)) throw new AppError(409, 'InboxMessageUnreadSensitive');
-  throw new AppError(404, 'InboxMessageNotFound');
+  const own = await ownMessage(ctx, userId, id);
+  if (!own) throw new AppError(404, 'InboxMessageNotFound');
+  if (own.sensitive === 1 && own.read_at === null) throw new AppError(409, 'InboxMessageUnreadSensitive');
+  throw new AppError(409, 'InboxMessageKept', { days: KEEP_MS / 86_400_000 });
 }
 
 /**
@@ -196,22 +211,25 @@ export async function deleteMessages(ctx: AppContext, userId: string, ids: strin
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
       .where('user_id', '=', userId)
       .where('id', 'in', ids)
-      .where('sensitive', '=', 1)
-      .where('read_at', 'is', null)
+      .where((eb) => eb.not(deletable(ctx)(eb)))
       .executeTakeFirstOrThrow();
     const r = await trx
       .deleteFrom('inbox_messages')
       .where('user_id', '=', userId)
       .where('id', 'in', ids)
-      .where((eb) => eb.or([eb('sensitive', '=', 0), eb('read_at', 'is not', null)]))
+      .where(deletable(ctx))
       .executeTakeFirst();
     return { count: Number(r.numDeletedRows), kept: Number(kept.n) };
   });
 }
 
-/** Deletes every read message of the caller (of one application when given). */
+/** Deletes every read message of the caller (of one application when given); e-mail changes stay their 7 days. */
 export async function deleteReadMessages(ctx: AppContext, userId: string, app?: InboxApp): Promise<InboxChanged> {
-  let q = ctx.db.deleteFrom('inbox_messages').where('user_id', '=', userId).where('read_at', 'is not', null);
+  let q = ctx.db
+    .deleteFrom('inbox_messages')
+    .where('user_id', '=', userId)
+    .where('read_at', 'is not', null)
+    .where(deletable(ctx));
   if (app) q = q.where('app', '=', app);
   const r = await q.executeTakeFirst();
   return { count: Number(r.numDeletedRows), kept: 0 };

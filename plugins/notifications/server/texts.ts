@@ -9,6 +9,11 @@ interface MessageKind<T extends AccountEventType> {
   sensitive: boolean;
   /** Where to act, a path of this product; null when there is nothing to do here. */
   link: string | null;
+  /**
+   * Kept (not deletable, read or not) for `KEEP_MS` after it arrived: a change of the account's e-mail, so whoever
+   * made it with a stolen session cannot hide it from the owner.
+   */
+  kept?: boolean;
   /** Title and body per language, from the event's fields. */
   text: Record<ServerLocale, (e: Extract<AccountEventBody, { type: T }>) => { title: string; body: string }>;
 }
@@ -157,6 +162,7 @@ export const MESSAGE_KINDS: Kinds = {
   'email.bound': {
     app: 'account',
     sensitive: true,
+    kept: true,
     link: PROFILE,
     text: {
       en_US: (e) => ({ title: 'E-mail bound', body: `The e-mail ${e.email} was bound to your account.` }),
@@ -166,6 +172,7 @@ export const MESSAGE_KINDS: Kinds = {
   'email.changed': {
     app: 'account',
     sensitive: true,
+    kept: true,
     link: PROFILE,
     text: {
       en_US: (e) => ({ title: 'E-mail changed', body: `Your account's e-mail was changed to ${e.email}.` }),
@@ -175,6 +182,7 @@ export const MESSAGE_KINDS: Kinds = {
   'email.unbound': {
     app: 'account',
     sensitive: true,
+    kept: true,
     link: PROFILE,
     text: {
       en_US: (e) => ({
@@ -294,6 +302,14 @@ export const MESSAGE_KINDS: Kinds = {
     },
   },
 };
+
+/** How long a kept message (`kept`) cannot be deleted after it arrived. */
+export const KEEP_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The event types whose messages are kept for `KEEP_MS`. */
+export const KEPT_TYPES: readonly AccountEventType[] = (Object.keys(MESSAGE_KINDS) as AccountEventType[]).filter(
+  (t) => MESSAGE_KINDS[t].kept,
+);
 
 /** The kind of an event type; undefined for a type this version does not know (a newer instance wrote it). */
 export function messageKind(type: string): MessageKind<AccountEventType> | undefined {

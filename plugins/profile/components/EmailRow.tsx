@@ -1,4 +1,4 @@
-import { Button, Form, Input, Modal, Tag, Typography } from 'antd';
+import { Button, Form, Input, Modal, Space, Tag, Typography } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { useState } from 'react';
 import { useSecondsUntil } from '../../../src/core/ui/useSecondsUntil';
@@ -20,34 +20,45 @@ export interface EmailRowProps {
 // antd's preset tag colours are below WCAG AA contrast at 12 px; these keep the hues, darker.
 const TAG = { marginInlineStart: 8 } as const;
 
-/** Notification e-mail: none → bound but not verified (resend with countdown) → verified; modify and unbind. */
+/** What the e-mail dialog asks: the address (not when unbinding) and the proof of the account. */
+interface EmailFormValues {
+  email: string;
+  password?: string;
+  code?: string;
+}
+
+/**
+ * Notification e-mail: none → bound but not verified (resend with countdown) → verified; modify and unbind. A
+ * change asks the current password, or (an account without one) a code mailed to the current address.
+ */
 export const EmailRow = observer(function EmailRow({ store, email, verified, notify }: EmailRowProps) {
   const intl = useIntl();
-  const [modal, modalHolder] = Modal.useModal();
-  const [editing, setEditing] = useState<'bind' | 'rebind' | null>(null);
-  const [form] = Form.useForm<{ email: string }>();
+  const [editing, setEditing] = useState<'bind' | 'rebind' | 'unbind' | null>(null);
+  const [form] = Form.useForm<EmailFormValues>();
   const seconds = useSecondsUntil(store.resendAvailableAt);
+  const codeSeconds = useSecondsUntil(store.codeAvailableAt);
+  // The proof a change needs: the password when the account has one, else a code to the current address.
+  const proof = store.hasPassword ? 'password' : email ? 'code' : null;
 
+  const close = () => {
+    setEditing(null);
+    form.resetFields();
+  };
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v || !editing) return;
-    const r = await store.sendActivation(editing, v.email);
-    notify(r, 'profile.email.sent');
-    if (r.ok) {
-      setEditing(null);
-      form.resetFields();
-    }
+    const given = { password: v.password || undefined, code: v.code?.trim() || undefined };
+    const r =
+      editing === 'unbind' ? await store.unbindEmail(given) : await store.sendActivation(editing, v.email, given);
+    notify(r, editing === 'unbind' ? 'profile.email.unbindSuccess' : 'profile.email.sent');
+    if (r.ok) close();
   };
-  const confirmUnbind = () =>
-    void modal.confirm({
-      title: intl.formatMessage({ id: 'profile.email.unbindConfirm' }, { email: email ?? '' }),
-      content: intl.formatMessage({ id: 'profile.email.unbindWarning' }),
-      okText: intl.formatMessage({ id: 'profile.email.unbind' }),
-      okButtonProps: { danger: true },
-      cancelText: intl.formatMessage({ id: 'profile.common.cancel' }),
-      onOk: async () => notify(await store.unbindEmail(), 'profile.email.unbindSuccess'),
-    });
   const placeholderId = editing === 'rebind' ? 'profile.email.modifyPlaceholder' : 'profile.email.bindPlaceholder';
+  const titleId = {
+    bind: 'profile.email.bindTitle',
+    rebind: 'profile.email.modifyTitle',
+    unbind: 'profile.email.unbindTitle',
+  }[editing ?? 'bind'];
 
   const actions = email ? (
     <>
@@ -65,10 +76,10 @@ export const EmailRow = observer(function EmailRow({ store, email, verified, not
           )}
         </Button>
       )}
-      <Button size="small" onClick={() => setEditing('rebind')}>
+      <Button size="small" onClick={() => setEditing('rebind')} data-testid="profile-email-modify">
         <FormattedMessage id="profile.email.modify" />
       </Button>
-      <Button size="small" onClick={confirmUnbind}>
+      <Button size="small" onClick={() => setEditing('unbind')} data-testid="profile-email-unbind">
         <FormattedMessage id="profile.email.unbind" />
       </Button>
     </>
@@ -80,7 +91,6 @@ export const EmailRow = observer(function EmailRow({ store, email, verified, not
 
   return (
     <>
-      {modalHolder}
       <ProfileRow
         testId="profile-email"
         label={<FormattedMessage id="profile.email.label" />}
@@ -108,37 +118,102 @@ export const EmailRow = observer(function EmailRow({ store, email, verified, not
       </ProfileRow>
       <Modal
         open={editing !== null}
-        title={<FormattedMessage id={editing === 'rebind' ? 'profile.email.modifyTitle' : 'profile.email.bindTitle'} />}
-        okText={<FormattedMessage id="profile.email.send" />}
+        title={<FormattedMessage id={titleId} />}
+        okText={<FormattedMessage id={editing === 'unbind' ? 'profile.email.unbind' : 'profile.email.send'} />}
+        okButtonProps={{ danger: editing === 'unbind' }}
         cancelText={<FormattedMessage id="profile.common.cancel" />}
         confirmLoading={store.emailSaving}
         onOk={() => void submit()}
-        onCancel={() => {
-          setEditing(null);
-          form.resetFields();
-        }}
+        onCancel={close}
         destroyOnHidden
       >
         <Form form={form} layout="vertical" requiredMark={false} onFinish={() => void submit()}>
-          <p>
-            <FormattedMessage id="profile.email.activationHint" />
-          </p>
-          <Form.Item
-            name="email"
-            label={<FormattedMessage id="profile.email.address" />}
-            rules={[
-              {
-                validator: (_: unknown, v: string) => {
-                  const value = (v ?? '').trim();
-                  if (!value) return Promise.reject(new Error(intl.formatMessage({ id: placeholderId })));
-                  const id = validateEmail(value);
-                  return id ? Promise.reject(new Error(intl.formatMessage({ id }))) : Promise.resolve();
-                },
-              },
-            ]}
-          >
-            <Input type="email" autoComplete="email" placeholder={intl.formatMessage({ id: placeholderId })} />
-          </Form.Item>
+          {editing === 'unbind' ? (
+            <>
+              <p>
+                <FormattedMessage id="profile.email.unbindConfirm" values={{ email: email ?? '' }} />
+              </p>
+              <p>
+                <FormattedMessage id="profile.email.unbindWarning" />
+              </p>
+            </>
+          ) : (
+            <>
+              <p>
+                <FormattedMessage id="profile.email.activationHint" />
+              </p>
+              <Form.Item
+                name="email"
+                label={<FormattedMessage id="profile.email.address" />}
+                rules={[
+                  {
+                    validator: (_: unknown, v: string) => {
+                      const value = (v ?? '').trim();
+                      if (!value) return Promise.reject(new Error(intl.formatMessage({ id: placeholderId })));
+                      const id = validateEmail(value);
+                      return id ? Promise.reject(new Error(intl.formatMessage({ id }))) : Promise.resolve();
+                    },
+                  },
+                ]}
+              >
+                <Input type="email" autoComplete="email" placeholder={intl.formatMessage({ id: placeholderId })} />
+              </Form.Item>
+            </>
+          )}
+          {proof === 'password' && (
+            <Form.Item
+              name="password"
+              label={<FormattedMessage id="profile.email.currentPassword" />}
+              extra={<FormattedMessage id="profile.email.proofHint" />}
+              rules={[{ required: true, message: intl.formatMessage({ id: 'profile.email.currentPasswordRequired' }) }]}
+            >
+              <Input.Password autoComplete="current-password" data-testid="profile-email-password" />
+            </Form.Item>
+          )}
+          {proof === 'code' && (
+            <Form.Item
+              label={<FormattedMessage id="profile.email.code" />}
+              extra={
+                store.codeSentTo ? (
+                  <FormattedMessage id="profile.email.codeSent" values={{ email: store.codeSentTo }} />
+                ) : (
+                  <FormattedMessage id="profile.email.codeHint" />
+                )
+              }
+            >
+              <Space.Compact style={{ width: '100%' }}>
+                <Form.Item
+                  name="code"
+                  noStyle
+                  rules={[
+                    {
+                      required: true,
+                      pattern: /^\d{6}$/,
+                      message: intl.formatMessage({ id: 'profile.email.codeRequired' }),
+                    },
+                  ]}
+                >
+                  <Input
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    maxLength={6}
+                    data-testid="profile-email-code"
+                  />
+                </Form.Item>
+                <Button
+                  disabled={codeSeconds > 0 || store.emailSaving}
+                  onClick={async () => notify(await store.sendEmailCode(), 'profile.email.codeSentShort')}
+                  data-testid="profile-email-send-code"
+                >
+                  {codeSeconds > 0 ? (
+                    <FormattedMessage id="profile.email.resendIn" values={{ seconds: codeSeconds }} />
+                  ) : (
+                    <FormattedMessage id="profile.email.sendCode" />
+                  )}
+                </Button>
+              </Space.Compact>
+            </Form.Item>
+          )}
           <button type="submit" hidden />
         </Form>
       </Modal>

@@ -3,6 +3,7 @@ import { profileRoutes } from './routes';
 import { messages } from './messages';
 import * as m010 from './migrations/010-profile';
 import * as m061 from './migrations/061-avatar-uploads';
+import * as m062 from './migrations/062-email-change-codes';
 import { bindAttributes, purgePendingAvatars } from './service';
 import { settingsSectionKey } from '../../../schemas/page-paths';
 
@@ -13,7 +14,7 @@ import { settingsSectionKey } from '../../../schemas/page-paths';
 export default defineServerPlugin({
   id: 'profile',
   routes: profileRoutes,
-  migrations: { '010-profile': m010, '061-avatar-uploads': m061 },
+  migrations: { '010-profile': m010, '061-avatar-uploads': m061, '062-email-change-codes': m062 },
   // Pending avatars nobody took within the hour go, with their files.
   housekeeping: purgePendingAvatars,
   messages,

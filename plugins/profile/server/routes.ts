@@ -15,6 +15,7 @@ import {
   AvatarUploadAnswerSchema,
   BindAttributesSchema,
   EmailBodySchema,
+  EmailCodeAnswerSchema,
   EmailStateSchema,
   EmailVerifyBodySchema,
   LanguageAnswerSchema,
@@ -28,6 +29,7 @@ import {
   getLanguage,
   inUploadTurn,
   readAvatar,
+  sendEmailChangeCode,
   setAvatar,
   setLanguage,
   storeAvatar,
@@ -69,8 +71,10 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const mailOrigin = (req: FastifyRequest): MailOrigin => ({
     baseUrl: ctx.config.publicUrl ?? `${req.protocol}://${req.host}`,
     locale: req.locale,
+    ip: req.ip,
     log: req.log,
   });
+  const proofOf = (body: { password?: string; code?: string }) => ({ password: body.password, code: body.code });
 
   app.put(
     '/individual/proxy/me',
@@ -229,12 +233,14 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'session', limit: ACTIVATION_MAIL_LIMIT },
       schema: {
         tags: ['profile'],
-        summary: 'Bind a notification e-mail (or resend for the same unverified one); sends the activation mail',
+        summary:
+          'Bind a notification e-mail (or resend for the same unverified one); sends the activation mail. A new ' +
+          'address needs the current password (or, without one, the code from emails:code)',
         body: EmailBodySchema,
         response: emailResponse,
       },
     },
-    async (req) => bindEmail(ctx, req.session!.user.id, req.body.email, 'bind', mailOrigin(req)),
+    async (req) => bindEmail(ctx, req.session!.user.id, req.body.email, 'bind', mailOrigin(req), proofOf(req.body)),
   );
 
   app.post(
@@ -243,12 +249,29 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'session', limit: ACTIVATION_MAIL_LIMIT },
       schema: {
         tags: ['profile'],
-        summary: 'Change the bound e-mail; the new one is unverified until its activation link is opened',
+        summary:
+          'Change the bound e-mail with the current password (without one: the code from emails:code); the new one ' +
+          'is unverified until its activation link is opened, and the old one is told (the new one masked)',
         body: EmailBodySchema,
         response: emailResponse,
       },
     },
-    async (req) => bindEmail(ctx, req.session!.user.id, req.body.email, 'rebind', mailOrigin(req)),
+    async (req) => bindEmail(ctx, req.session!.user.id, req.body.email, 'rebind', mailOrigin(req), proofOf(req.body)),
+  );
+
+  app.post(
+    '/users/ajax/v1/my/emails::code',
+    {
+      config: { auth: 'session', limit: ACTIVATION_MAIL_LIMIT },
+      schema: {
+        tags: ['profile'],
+        summary:
+          'For an account without a password: mail a code to the current address, to prove an e-mail change with ' +
+          '(one a minute, 10 minutes valid)',
+        response: { 200: EmailCodeAnswerSchema, ...errorResponses },
+      },
+    },
+    async (req) => sendEmailChangeCode(ctx, req.session!.user.id, mailOrigin(req)),
   );
 
   app.post(
@@ -257,12 +280,14 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'session' },
       schema: {
         tags: ['profile'],
-        summary: 'Remove the bound e-mail (must name it); it stops receiving notification mail',
+        summary:
+          'Remove the bound e-mail (must name it; the current password or the code from emails:code); it stops ' +
+          'receiving notification mail and is told',
         body: EmailBodySchema,
         response: emailResponse,
       },
     },
-    async (req) => unbindEmail(ctx, req.session!.user.id, req.body.email),
+    async (req) => unbindEmail(ctx, req.session!.user.id, req.body.email, mailOrigin(req), proofOf(req.body)),
   );
 
   app.post(

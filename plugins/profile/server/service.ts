@@ -10,18 +10,23 @@ import { cleanText } from '../../../server/clean-text';
 import { MailNotConfiguredError } from '../../../server/mail/index';
 import { randomSecret, sha256 } from '../../../server/auth/random';
 import { sessionUserColumns } from '../../../server/auth/sessions';
+import { LOCK_AT_FAILURES, LOCK_DURATION_MS } from '../../../server/auth/lockout';
+import { maskEmail } from '../../../server/services/accounts';
 import type { ServerLocale } from '../../../server/i18n/index';
 import {
   AVATAR_CONTENT_TYPES,
   AVATAR_MAX_BYTES,
   AVATAR_MAX_PIXELS,
   AVATAR_PENDING_TTL_MS,
+  EMAIL_CODE_LENGTH,
+  EMAIL_CODE_TTL_MS,
   EMAIL_RESEND_INTERVAL_MS,
   EMAIL_TOKEN_TTL_MS,
   sniffImageKind,
   type AvatarKind,
   type AvatarUploadAnswer,
   type BindAttributes,
+  type EmailCodeAnswer,
   type EmailState,
   type MeUpdateBody,
   type ProfileLanguage,
@@ -185,13 +190,158 @@ export interface MailOrigin {
   /** PUBLIC_URL, else the request's own origin. */
   baseUrl: string;
   locale: ServerLocale;
+  /** The client address (the account-locked message names it). */
+  ip: string;
   /** The request's logger, for send failures (recipient only, never the link). */
   log: { warn(obj: object, msg: string): void };
+}
+
+/** What proves an e-mail change: the current password, or the code mailed to the current address. */
+export interface EmailProof {
+  password?: string;
+  code?: string;
+}
+
+/** The account as an e-mail change judges it. */
+interface ChangingUser {
+  username: string;
+  password_hash: string | null;
+  email: string | null;
+  email_verified: number;
+}
+
+const CODE_TEXT: Record<ServerLocale, { subject: string; body: (code: string) => string }> = {
+  zh_CN: {
+    subject: '修改邮箱的验证码',
+    body: (code) =>
+      `你好，\n\n你正在修改账号的通知邮箱，验证码为：${code}\n10 分钟内有效。\n\n如果这不是你本人的操作，请不要把验证码告诉任何人，并联系管理员。`,
+  },
+  en_US: {
+    subject: 'Your code to change the e-mail',
+    body: (code) =>
+      `Hello,\n\nYou are changing the notification e-mail of your account. Your code is: ${code}\nIt is valid for 10 minutes.\n\nIf this was not you, give the code to nobody and contact your administrator.`,
+  },
+};
+
+const NOTICE_TEXT: Record<ServerLocale, { subject: string; body: (to: string | null) => string }> = {
+  zh_CN: {
+    subject: '你的账号邮箱已变更',
+    body: (to) =>
+      `你好，\n\n你账号的通知邮箱${to ? `已修改为 ${to}` : '已解绑'}，此地址将不再接收通知邮件。\n\n如果这不是你本人的操作，请立即修改密码并联系管理员。`,
+  },
+  en_US: {
+    subject: 'The e-mail of your account was changed',
+    body: (to) =>
+      `Hello,\n\nThe notification e-mail of your account ${to ? `was changed to ${to}` : 'was removed'}; this address no longer receives notification mail.\n\nIf this was not you, change your password at once and contact your administrator.`,
+  },
+};
+
+/**
+ * Judges the proof of an e-mail change under the account's sign-in lockout, as the password change does: the
+ * attempt takes a slot before the password (or code) is evaluated, a wrong one keeps it, the 5th locks the account
+ * (sign-in included) for an hour and tells the owner, a right one clears the count; while locked nothing is
+ * evaluated (423). An account with a password proves with it; one without, with the code mailed to its current
+ * address; one with neither has nothing to prove with. Counted in the sign-in lock of browsers without the
+ * account's device mark (the profile slice does not read the login slice's marks).
+ */
+async function proveChange(ctx: AppContext, userId: string, user: ChangingUser, proof: EmailProof, ip: string) {
+  let check: () => Promise<boolean>;
+  if (user.password_hash) {
+    const hash = user.password_hash;
+    if (!proof.password) throw new AppError(400, 'ProfileEmailPasswordRequired');
+    check = () => ctx.hasher.verify(hash, proof.password!);
+  } else if (user.email) {
+    if (!proof.code) throw new AppError(400, 'ProfileEmailCodeRequired');
+    const current = user.email;
+    check = async () => {
+      const row = await ctx.db
+        .selectFrom('email_change_codes')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return (
+        !!row &&
+        row.expires_at > ctx.clock.now().getTime() &&
+        row.email.toLowerCase() === current.toLowerCase() &&
+        crypto.timingSafeEqual(Buffer.from(row.code_hash), Buffer.from(sha256(proof.code!)))
+      );
+    };
+  } else {
+    return;
+  }
+  const slot = await ctx.lockout.reserve(user.username, true);
+  if (slot.kind !== 'granted') throw new AppError(423, 'ProfileAccountLocked');
+  if (!(await check())) {
+    if (slot.slot < LOCK_AT_FAILURES) {
+      throw new AppError(400, user.password_hash ? 'ProfileEmailPasswordIncorrect' : 'ProfileEmailCodeIncorrect');
+    }
+    const until = ctx.clock.now().getTime() + LOCK_DURATION_MS;
+    await ctx.events.emit({ type: 'account.locked', until, address: ip, lock: 'unmarked', to: { userId } });
+    throw new AppError(423, 'ProfileAccountLocked');
+  }
+  await ctx.lockout.succeeded(user.username);
+  // A code proves one change.
+  if (!user.password_hash) await ctx.db.deleteFrom('email_change_codes').where('user_id', '=', userId).execute();
+}
+
+/** Tells the address that was bound that it no longer is, naming the new one masked; no link to follow. */
+async function noticeToOldAddress(ctx: AppContext, old: string, next: string | null, origin: MailOrigin) {
+  const text = NOTICE_TEXT[origin.locale];
+  try {
+    await ctx.mailer.send({ to: old, subject: text.subject, text: text.body(next ? maskEmail(next) : null) });
+  } catch (err) {
+    origin.log.warn({ err: (err as Error).message, to: old }, 'e-mail change notice failed');
+  }
+}
+
+/**
+ * Mails a code to the account's current address, for an account without a password to prove an e-mail change
+ * with (one a minute; a new code replaces the last; 10 minutes valid).
+ */
+export async function sendEmailChangeCode(
+  ctx: AppContext,
+  userId: string,
+  origin: MailOrigin,
+): Promise<EmailCodeAnswer> {
+  const user = await ctx.db
+    .selectFrom('users')
+    .select(['email', 'password_hash'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  // An account with a password proves with it; one without an address has nowhere to get a code.
+  if (user.password_hash || !user.email) throw new AppError(400, 'ProfileEmailBindingStatusWrong');
+  const key = `email-change-code:user:${userId}`;
+  const hit = await ctx.rateLimits.hit(key, 1, EMAIL_RESEND_INTERVAL_MS);
+  if (!hit.allowed) throw new AppError(429, 'ProfileEmailTooFrequent');
+  const now = ctx.clock.now().getTime();
+  const code = crypto
+    .randomInt(0, 10 ** EMAIL_CODE_LENGTH)
+    .toString()
+    .padStart(EMAIL_CODE_LENGTH, '0');
+  const row = { code_hash: sha256(code), email: user.email, expires_at: now + EMAIL_CODE_TTL_MS };
+  await ctx.db
+    .insertInto('email_change_codes')
+    .values({ user_id: userId, ...row })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(row))
+    .execute();
+  const text = CODE_TEXT[origin.locale];
+  try {
+    await ctx.mailer.send({ to: user.email, subject: text.subject, text: text.body(code) });
+  } catch (err) {
+    origin.log.warn({ err: (err as Error).message, to: user.email }, 'e-mail change code failed');
+    await ctx.rateLimits.reset(key);
+    if (err instanceof MailNotConfiguredError) throw new AppError(400, 'MailServiceNotConfigured');
+    throw new AppError(502, 'ProfileEmailSendFailed');
+  }
+  return { sent_to: maskEmail(user.email), resend_available_at: hit.resetAt, server_time: now };
 }
 
 /**
  * Binds (mode 'bind': no address yet) or changes (mode 'rebind': one is bound) the notification
  * address, or resends the activation mail when the same unverified address is given again.
+ * A change needs its proof first (`proveChange`), then the user's one-mail-a-minute slot, and only then is the
+ * address compared with other accounts', so every probe of an address costs a proof and a slot, and the answer
+ * is the same whichever address it is. The address that was bound is told, with the new one masked.
  * Sends a mail with a fresh single-use 24 h token; earlier unused tokens of the user stop working.
  */
 export async function bindEmail(
@@ -200,22 +350,26 @@ export async function bindEmail(
   rawEmail: string,
   mode: 'bind' | 'rebind',
   origin: MailOrigin,
+  proof: EmailProof = {},
 ): Promise<EmailState> {
   const email = rawEmail.trim();
   if (!EMAIL_RE.test(email) || email.length > 254) throw new AppError(400, 'ProfileEmailInvalid');
   const user = await ctx.db
     .selectFrom('users')
-    .select(['email', 'email_verified'])
+    .select(['username', 'password_hash', 'email', 'email_verified'])
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
   const same = !!user.email && user.email.toLowerCase() === email.toLowerCase();
   if (same && user.email_verified === 1) throw new AppError(409, 'ProfileEmailAlreadyBound');
   if (mode === 'bind' && user.email && !same) throw new AppError(400, 'ProfileEmailBindingStatusWrong');
   if (mode === 'rebind' && !user.email) throw new AppError(400, 'ProfileEmailBindingStatusWrong');
-  if (await verifiedElsewhere(ctx, userId, email)) throw new AppError(409, 'ProfileEmailAlreadyBound');
+  // A resend to the same unverified address changes nothing and needs no proof.
+  if (!same) await proveChange(ctx, userId, user, proof, origin.ip);
 
   const now = ctx.clock.now().getTime();
   if (!(await claimSendSlot(ctx, userId, now))) throw new AppError(429, 'ProfileEmailTooFrequent');
+  // After the slot: the answer costs a minute whichever address is asked about (no mail goes out).
+  if (await verifiedElsewhere(ctx, userId, email)) throw new AppError(409, 'ProfileEmailAlreadyBound');
 
   const token = randomSecret(32);
   await ctx.db.transaction().execute(async (trx) => {
@@ -237,6 +391,7 @@ export async function bindEmail(
       })
       .execute();
   });
+  if (user.email && !same) await noticeToOldAddress(ctx, user.email, email, origin);
 
   const link = `${origin.baseUrl}/users/emails?token=${encodeURIComponent(token)}`;
   const text = MAIL_TEXT[origin.locale];
@@ -253,11 +408,25 @@ export async function bindEmail(
   return stateOf(ctx, userId);
 }
 
-/** Removes the address (it must be the bound one); pending activation links stop working. */
-export async function unbindEmail(ctx: AppContext, userId: string, rawEmail: string): Promise<EmailState> {
+/**
+ * Removes the address (it must be the bound one), with the same proof as a change; pending activation links stop
+ * working and the removed address is told.
+ */
+export async function unbindEmail(
+  ctx: AppContext,
+  userId: string,
+  rawEmail: string,
+  origin: MailOrigin,
+  proof: EmailProof = {},
+): Promise<EmailState> {
   const email = rawEmail.trim().toLowerCase();
-  const user = await ctx.db.selectFrom('users').select(['email']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const user = await ctx.db
+    .selectFrom('users')
+    .select(['username', 'password_hash', 'email', 'email_verified'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
   if (!user.email || user.email.toLowerCase() !== email) throw new AppError(400, 'ProfileEmailBindingStatusWrong');
+  await proveChange(ctx, userId, user, proof, origin.ip);
   const now = ctx.clock.now().getTime();
   await ctx.db.transaction().execute(async (trx) => {
     await trx
@@ -267,6 +436,7 @@ export async function unbindEmail(ctx: AppContext, userId: string, rawEmail: str
       .execute();
     await trx.deleteFrom('email_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
   });
+  await noticeToOldAddress(ctx, user.email, null, origin);
   await ctx.events.emit({ type: 'email.unbound', email: user.email, to: { userId } });
   return stateOf(ctx, userId);
 }

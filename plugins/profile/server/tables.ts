@@ -1,5 +1,5 @@
 /**
- * The profile slice's tables (migrations `010-profile`, `061-avatar-uploads`).
+ * The profile slice's tables (migrations `010-profile`, `061-avatar-uploads`, `062-email-change-codes`).
  * Kysely sees them through the augmentation below, so the core schema names no plugin table.
  */
 
@@ -32,8 +32,19 @@ export interface AvatarUploadsTable {
   in_use: number;
 }
 
+/** The code that proves an e-mail change of an account without a password (migration `062-email-change-codes`). */
+export interface EmailChangeCodesTable {
+  user_id: string;
+  /** SHA-256 of the code; the code itself is only in the mail. */
+  code_hash: string;
+  /** The current address it was sent to: a code proves a change only while that is still the address. */
+  email: string;
+  expires_at: number;
+}
+
 declare module '../../../server/db/schema' {
   interface DB {
+    email_change_codes: EmailChangeCodesTable;
     email_tokens: EmailTokensTable;
     email_send_throttle: EmailSendThrottleTable;
     avatar_uploads: AvatarUploadsTable;
