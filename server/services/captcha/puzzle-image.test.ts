@@ -1,7 +1,7 @@
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { SLIDER_HEIGHT, SLIDER_PIECE_SIZE, SLIDER_WIDTH } from '../../../schemas/captcha-rules';
-import { GAPS_PER_PUZZLE, drawPuzzle, shapeMask, type Side } from './puzzle-image';
+import { GAPS_PER_PUZZLE, KNOB_PAIRS, drawPuzzle, shapeMask } from './puzzle-image';
 
 const decode = (url: string) => PNG.sync.read(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'));
 
@@ -23,15 +23,7 @@ describe('slider puzzle drawing', () => {
   });
 
   it('draws the piece as a square with two knobs (its alpha is one of the six shapes)', () => {
-    const pairs: Side[][] = [
-      [0, 1],
-      [0, 2],
-      [0, 3],
-      [1, 2],
-      [1, 3],
-      [2, 3],
-    ];
-    const masks = pairs.map((k) => shapeMask(k).join(''));
+    const masks = KNOB_PAIRS.map((k) => shapeMask(k).join(''));
     for (let n = 0; n < 20; n++) {
       const piece = decode(drawPuzzle().piece);
       const alpha = Array.from({ length: piece.width * piece.height }, (_, i) => (piece.data[i * 4 + 3] > 0 ? 1 : 0));

@@ -205,7 +205,7 @@ function paintPiece(knobs: readonly Side[], noise: Noise): PNG {
 const dataUrl = (png: PNG) => `data:image/png;base64,${PNG.sync.write(png, { colorType: 6 }).toString('base64')}`;
 
 /** All pairs of sides; a shape has knobs on one pair. */
-const PAIRS: Side[][] = [
+export const KNOB_PAIRS: Side[][] = [
   [0, 1],
   [0, 2],
   [0, 3],
@@ -230,8 +230,8 @@ function gapPlaces(n: number): number[] {
 export function drawPuzzle(): PuzzleImages {
   const noise = noiseSource();
   const y = rand(6, SLIDER_HEIGHT - SIZE - 6);
-  const knobs = PAIRS[crypto.randomInt(PAIRS.length)];
-  const near = PAIRS.filter((p) => p.filter((s) => knobs.includes(s)).length === 1);
+  const knobs = KNOB_PAIRS[crypto.randomInt(KNOB_PAIRS.length)];
+  const near = KNOB_PAIRS.filter((p) => p.filter((s) => knobs.includes(s)).length === 1);
   for (let i = near.length - 1; i > 0; i--) {
     const j = crypto.randomInt(i + 1);
     [near[i], near[j]] = [near[j], near[i]];
