@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
 import type { Clock } from './clock';
 import type { DB } from './db/schema';
@@ -68,6 +69,17 @@ export interface EventLog {
   warn(obj: object, msg: string): void;
 }
 
+/** Where the events emitted while one request is handled are noted (see `noteEventsDuring`). */
+const noting = new AsyncLocalStorage<EventAudience[]>();
+
+/**
+ * Runs `fn` (the rest of one request's handling) so that every event emitted meanwhile adds its audience to `noted`:
+ * the answer can then tell the caller that their action wrote to their inbox, and nobody had to say so by hand.
+ */
+export function noteEventsDuring(noted: EventAudience[], fn: () => void): void {
+  noting.run(noted, fn);
+}
+
 /**
  * Delivers account events to the receivers of the mounted slices. Emitting never fails the action that caused
  * it: a receiver's failure is logged and the caller goes on (the password is changed either way).
@@ -86,6 +98,8 @@ export class EventBus {
 
   /** Hands the event to every receiver; resolves when all are done, never rejects. */
   async emit(event: AccountEvent): Promise<void> {
+    // Told to the caller only where a slice keeps it: without a receiver nothing was written.
+    if (this.receivers.length) noting.getStore()?.push(event.to);
     await Promise.all(
       this.receivers.map((r) =>
         r(this.deps, event).catch((err: unknown) => this.log.warn({ err, event: event.type }, 'account event lost')),

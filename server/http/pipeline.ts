@@ -9,6 +9,8 @@ import { sessionCookieName, type SessionStore } from '../auth/sessions';
 import { safeEqual } from '../auth/random';
 import { hasScope, TOKEN_PREFIX } from '../auth/tokens';
 import { enforceTenant, installTenantContext } from './tenant';
+import { noteEventsDuring, type EventAudience } from '../events';
+import { ACCOUNT_EVENTS_HEADER } from '../../schemas/account-events';
 
 /** Path prefixes that are API (JSON) rather than pages or files; every route under them must declare `config.auth`. */
 export const API_PREFIXES = ['/users/ajax/', '/individual/', '/uiless/', '/oapi/', '/objects/', '/api/ajax/'];
@@ -163,6 +165,20 @@ function presentedToken(req: FastifyRequest): string | undefined {
   return undefined;
 }
 
+/** The audiences of the account events each request emitted, for its answer's `x-account-events`. */
+const eventsOf = new WeakMap<FastifyRequest, EventAudience[]>();
+
+/**
+ * How many of a request's account events its signed-in caller may hear of: those to them, and those to an
+ * organisation (they act in it). Nothing without a session: a sign-in attempt is not told what it caused.
+ */
+function eventsToCaller(req: FastifyRequest): number {
+  const userId = req.session?.user.id;
+  const noted = eventsOf.get(req);
+  if (!userId || !noted) return 0;
+  return noted.filter((to) => ('userId' in to ? to.userId === userId : true)).length;
+}
+
 /**
  * Installs what every request goes through: request id header, locale, session or token
  * authentication, X-Requested-With + CSRF checks on state changes, the forced password change (403
@@ -177,6 +193,13 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
   app.decorateRequest('token', null);
   app.decorateRequest('locale', fallbackLocale);
   installTenantContext(app);
+
+  // Notes the account events the request emits (first, so the rest of its handling runs inside).
+  app.addHook('onRequest', (req, _reply, done) => {
+    const noted: EventAudience[] = [];
+    eventsOf.set(req, noted);
+    noteEventsDuring(noted, done);
+  });
 
   app.addHook('onRoute', (route) => {
     const urls = [route.url];
@@ -240,6 +263,8 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
   app.addHook('onSend', async (req, reply, payload) => {
     if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', req.id);
     applySecurityHeaders(req, reply, https);
+    const events = eventsToCaller(req);
+    if (events) reply.header(ACCOUNT_EVENTS_HEADER, String(events));
     return payload;
   });
 }
