@@ -66,6 +66,7 @@ interface Row {
   score: number;
   lcp: number;
   tbt: number;
+  cls: number;
   /** Blocking of the same tasks by their thread time (scripts/lib/main-thread.ts): the page's own work. */
   cpuTbt: number;
   /** Lighthouse's score and TBT for the same run audited at thread time (`atThreadTime`): the page on an idle host. */
@@ -206,6 +207,7 @@ async function main(): Promise<void> {
           score: lhr.categories.performance.score ?? 0,
           lcp: audit('largest-contentful-paint'),
           tbt: audit('total-blocking-time'),
+          cls: audit('cumulative-layout-shift'),
           cpuTbt: (trace && mainThreadFigures(trace.traceEvents, page.path)?.cpuBlockingMs) ?? NaN,
           fcp: audit('first-contentful-paint'),
           si: audit('speed-index'),
@@ -236,7 +238,7 @@ async function main(): Promise<void> {
       });
       console.log(
         `${key.padEnd(14)} score ${pick.score.toFixed(2)}  FCP ${ms(pick.fcp)}  LCP ${ms(pick.lcp)}  SI ${ms(pick.si)}  ` +
-          `TBT ${Math.round(pick.tbt)} ms (${Math.round(pick.cpuTbt)} by thread time)  ` +
+          `TBT ${Math.round(pick.tbt)} ms (${Math.round(pick.cpuTbt)} by thread time)  CLS ${pick.cls.toFixed(3)}  ` +
           `${(pick.bytes / 1024).toFixed(0)} KB in ${pick.requests} requests`,
       );
     }
@@ -247,10 +249,10 @@ async function main(): Promise<void> {
     // "at thread time": Lighthouse's score of the same runs with each task at its thread time (atThreadTime).
     const quietCols = quietAudit ? ' score at thread time | its scores | its TBT |' : '';
     console.log(
-      `| page | score (median of ${runs}) | scores | FCP | LCP | TBT | TBT by thread time | transferred | requests |` +
+      `| page | score (median of ${runs}) | scores | FCP | LCP | TBT | TBT by thread time | CLS | transferred | requests |` +
         quietCols,
     );
-    console.log(`|---|---|---|---|---|---|---|---|---|${quietAudit ? '---|---|---|' : ''}`);
+    console.log(`|---|---|---|---|---|---|---|---|---|---|${quietAudit ? '---|---|---|' : ''}`);
     for (const r of rows) {
       const quiet = r.quiet
         ? ` ${r.quiet.score.toFixed(2)} | ${range(r.quietRange)} | ${Math.round(r.quiet.tbt)} ms |`
@@ -259,7 +261,7 @@ async function main(): Promise<void> {
           : '';
       console.log(
         `| ${r.page} | ${r.score.toFixed(2)} | ${range(r.scoreRange)} | ${ms(r.fcp)} | ${ms(r.lcp)} | ${Math.round(r.tbt)} ms | ` +
-          `${Math.round(r.cpuTbt)} ms | ` +
+          `${Math.round(r.cpuTbt)} ms | ${r.cls.toFixed(3)} | ` +
           `${(r.bytes / 1024).toFixed(0)} KB | ${r.requests} |` +
           quiet,
       );
