@@ -32,6 +32,11 @@ export function inboxApi(client: RequestClient) {
     removeRead: (body: InboxDeleteReadBody) => client.post<InboxChanged>(`${INBOX_URL}/messages:deleteRead`, body),
     /** Unread and total counts, overall and per application: the tabs and the bell. */
     counts: () => client.post<InboxCounts>(`${INBOX_URL}/messages/unread:countGroupByApp`, {}),
+    /**
+     * Calls `listener` after any call of the app (of any section) whose answer says it wrote account events to me:
+     * each may be a new message. Returns the unsubscribe function.
+     */
+    accountEvents: (listener: () => void) => client.onAccountEvents(listener),
   };
 }
 

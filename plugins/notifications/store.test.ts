@@ -3,7 +3,7 @@ import { serviceError } from '../../tests/kit/fake-backend';
 import { INBOX_URL } from './api';
 import { messageTime } from './components/time';
 import { INBOX_BATCH_MAX } from './limits';
-import { COUNTS_POLL_MS, createInboxStores, InboxCountsStore } from './store';
+import { COUNTS_POLL_MS, COUNTS_RETURN_MIN_MS, COUNTS_SETTLE_MS, createInboxStores, InboxCountsStore } from './store';
 import { inboxBackend, testMessage } from './test-backend';
 
 const LIST = `POST ${INBOX_URL}/messages:list`;
@@ -307,6 +307,81 @@ describe('InboxCountsStore', () => {
     window.dispatchEvent(new Event('focus'));
     vi.advanceTimersByTime(COUNTS_POLL_MS * 3);
     expect(b.callsTo(COUNTS)).toHaveLength(3);
+  });
+});
+
+describe('InboxCountsStore: a fresh bell', () => {
+  /** A call of another section whose answer says it wrote a message (a new SSH key, a password reset…). */
+  const KEYS = '/uiless/proxy/codeup/api/v3/user/keys';
+  const SEARCH = '/users/ajax/v1/my/tokens:search';
+  const watched = () => {
+    const b = inboxBackend([]);
+    b.on(`POST ${KEYS}`, () => {
+      b.messages.unshift(testMessage(`w${b.messages.length}`));
+      return { status: 201, body: {}, headers: { 'x-account-events': '1' } };
+    });
+    b.on(`POST ${SEARCH}`, { body: { access_tokens: [] } });
+    const { counts } = createInboxStores(b.client);
+    return { b, counts, stop: counts.watch() };
+  };
+  const visibility = (state: 'visible' | 'hidden') => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+    document.dispatchEvent(new Event('visibilitychange'));
+  };
+  afterEach(() => {
+    Reflect.deleteProperty(document, 'visibilityState');
+  });
+
+  it('asks once, shortly after a burst of calls that wrote messages, and shows the new count', async () => {
+    vi.useFakeTimers();
+    const { b, counts, stop } = watched();
+    await Promise.all([b.client.post(KEYS, {}), b.client.post(KEYS, {})]);
+    await b.client.post(KEYS, {});
+    expect(b.callsTo(COUNTS)).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(COUNTS_SETTLE_MS);
+    expect(b.callsTo(COUNTS)).toHaveLength(1);
+    expect(counts.unreadOf()).toBe(3);
+    // A later write is a new burst.
+    await b.client.post(KEYS, {});
+    await vi.advanceTimersByTimeAsync(COUNTS_SETTLE_MS);
+    expect(b.callsTo(COUNTS)).toHaveLength(2);
+    expect(counts.unreadOf()).toBe(4);
+    stop();
+  });
+
+  it('asks nothing after calls that wrote no message, POST reads included, nor once the bell is gone', async () => {
+    vi.useFakeTimers();
+    const { b, counts, stop } = watched();
+    await b.client.post(SEARCH, {});
+    await counts.refresh();
+    await vi.advanceTimersByTimeAsync(COUNTS_SETTLE_MS * 4);
+    // The count call itself told nothing, so it asked once and never again (no loop).
+    expect(b.callsTo(COUNTS)).toHaveLength(1);
+    // A write whose refresh is pending when the last bell goes asks nothing, and nor does a later one.
+    await b.client.post(KEYS, {});
+    stop();
+    await b.client.post(KEYS, {});
+    await vi.advanceTimersByTimeAsync(COUNTS_SETTLE_MS * 4);
+    expect(b.callsTo(COUNTS)).toHaveLength(1);
+  });
+
+  it('asks when the tab comes back, once for focus and visibility together, and not again within a few seconds', async () => {
+    vi.useFakeTimers();
+    const { b, stop } = watched();
+    visibility('hidden');
+    expect(b.callsTo(COUNTS)).toHaveLength(0);
+    visibility('visible');
+    window.dispatchEvent(new Event('focus'));
+    expect(b.callsTo(COUNTS)).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(COUNTS_RETURN_MIN_MS - 1);
+    visibility('hidden');
+    visibility('visible');
+    expect(b.callsTo(COUNTS)).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    visibility('hidden');
+    visibility('visible');
+    expect(b.callsTo(COUNTS)).toHaveLength(2);
+    stop();
   });
 });
 

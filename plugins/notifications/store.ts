@@ -30,6 +30,15 @@ export const NO_COUNTS: InboxCounts = { unread: 0, total: 0, apps: [] };
 /** The bell refreshes its count at most this often by itself (besides focus, navigation and the page's changes). */
 export const COUNTS_POLL_MS = 60_000;
 
+/**
+ * After a call that wrote account events (a new message, most likely), the counts are asked for once, this long
+ * after the first call of a burst: a burst of writes (a batch, a form that saves twice) costs one count call.
+ */
+export const COUNTS_SETTLE_MS = 250;
+
+/** Returning to the tab (focus, visibility; both come at once) asks at most this often after the last answer asked. */
+export const COUNTS_RETURN_MIN_MS = 5_000;
+
 /** Outcome of a change that may touch several messages: how many it changed, and how many it kept. */
 export type InboxChangeResult = { ok: true; changed: InboxChanged } | { ok: false; failure?: Failure };
 
@@ -44,6 +53,10 @@ export class InboxCountsStore extends SectionStore {
   private sequence = 0;
   private watchers = 0;
   private stopWatching: (() => void) | null = null;
+  /** When the counts were last asked for (`Date.now()`), so a return to the tab right after asks nothing. */
+  private askedAt = Number.NEGATIVE_INFINITY;
+  /** The pending refresh after account events, while a burst lasts. */
+  private settling: ReturnType<typeof setTimeout> | null = null;
 
   constructor(api: InboxApi) {
     super();
@@ -88,6 +101,7 @@ export class InboxCountsStore extends SectionStore {
   }
 
   private async ask(): Promise<void> {
+    this.askedAt = Date.now();
     const sequence = ++this.sequence;
     const [error, counts] = await this.loadWith(
       this.api.counts(),
@@ -98,7 +112,8 @@ export class InboxCountsStore extends SectionStore {
   }
 
   /**
-   * Keeps the counts fresh while a bell shows them: on window focus, when the tab becomes visible, and every
+   * Keeps the counts fresh while a bell shows them: after any call that wrote account events (one refresh per burst,
+   * `COUNTS_SETTLE_MS`), on returning to the tab (focus or visible, at most once per `COUNTS_RETURN_MIN_MS`), and every
    * `COUNTS_POLL_MS` while it is visible. Returns the stop function (the last watcher to stop ends it all).
    */
   watch(): () => void {
@@ -116,16 +131,30 @@ export class InboxCountsStore extends SectionStore {
 
   private startWatching(): () => void {
     const visible = () => typeof document === 'undefined' || document.visibilityState !== 'hidden';
-    const onFocus = () => void this.refresh();
-    const onVisibility = () => visible() && void this.refresh();
-    window.addEventListener('focus', onFocus);
-    document.addEventListener('visibilitychange', onVisibility);
-    const timer = setInterval(() => visible() && void this.refresh(), COUNTS_POLL_MS);
-    return () => {
-      window.removeEventListener('focus', onFocus);
-      document.removeEventListener('visibilitychange', onVisibility);
-      clearInterval(timer);
+    const onReturn = () => {
+      if (visible() && Date.now() - this.askedAt >= COUNTS_RETURN_MIN_MS) void this.refresh();
     };
+    window.addEventListener('focus', onReturn);
+    document.addEventListener('visibilitychange', onReturn);
+    const timer = setInterval(() => visible() && void this.refresh(), COUNTS_POLL_MS);
+    const stopHearing = this.api.accountEvents(() => this.settle());
+    return () => {
+      window.removeEventListener('focus', onReturn);
+      document.removeEventListener('visibilitychange', onReturn);
+      clearInterval(timer);
+      stopHearing();
+      if (this.settling !== null) clearTimeout(this.settling);
+      this.settling = null;
+    };
+  }
+
+  /** A call wrote account events: one refresh shortly, whatever else the burst writes meanwhile. */
+  private settle(): void {
+    if (this.settling !== null) return;
+    this.settling = setTimeout(() => {
+      this.settling = null;
+      void this.refresh();
+    }, COUNTS_SETTLE_MS);
   }
 }
 

@@ -13,7 +13,8 @@ const BADGE_MAX = 99;
 
 /**
  * The top bar's bell: a link to the message center with the unread count on a badge, refreshed on arrival, on
- * every navigation, on window focus and every minute while the tab is visible; the page's changes show at once.
+ * every navigation, after any call whose answer says it wrote a message (whichever section made it), on returning
+ * to the tab and every minute while the tab is visible; the page's changes show at once.
  */
 const InboxBell = observer(function InboxBell() {
   const counts = useStore('inboxCounts');

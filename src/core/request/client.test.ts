@@ -298,3 +298,47 @@ describe('client-side failures', () => {
     expect(err!.status).toBe(-3);
   });
 });
+
+describe('account events', () => {
+  /** A client over a fetch that answers `status` with `x-account-events: told` (absent when undefined). */
+  const over = (answers: Array<{ status: number; told?: string }>) => {
+    let i = 0;
+    const fetch = (async () => {
+      const { status, told } = answers[i++ % answers.length];
+      return new Response(JSON.stringify({ status, code: 'X', message: 'm' }), {
+        status,
+        headers: { 'content-type': 'application/json', ...(told === undefined ? {} : { 'x-account-events': told }) },
+      });
+    }) as typeof globalThis.fetch;
+    return createRequestClient({ fetch, showServerError: () => {} });
+  };
+
+  it('tells its listeners of every answer that says the call wrote account events, failures too', async () => {
+    const c = over([
+      { status: 200, told: '1' },
+      { status: 200 },
+      { status: 200, told: '0' },
+      { status: 423, told: '2' },
+    ]);
+    const heard = vi.fn();
+    const broken = vi.fn(() => {
+      throw new Error('a listener that throws changes no result');
+    });
+    const stopBroken = c.onAccountEvents(broken);
+    const stop = c.onAccountEvents(heard);
+    const [err] = await c.post('/a', {});
+    expect(err).toBeNull();
+    expect(heard).toHaveBeenCalledTimes(1);
+    await c.post('/b', {});
+    await c.post('/c', {});
+    expect(heard).toHaveBeenCalledTimes(1);
+    const [locked] = await c.post('/d', {});
+    expect(locked!.status).toBe(423);
+    expect(heard).toHaveBeenCalledTimes(2);
+    stop();
+    stopBroken();
+    await c.post('/a', {});
+    expect(heard).toHaveBeenCalledTimes(2);
+    expect(broken).toHaveBeenCalledTimes(2);
+  });
+});

@@ -1,4 +1,5 @@
 import zhCN from '../messages/zh_CN.json';
+import { ACCOUNT_EVENTS_HEADER } from '../../../schemas/account-events';
 import { plainText } from '../i18n/plain-text';
 import type { MessageCatalogue } from '../plugin';
 import {
@@ -107,6 +108,12 @@ export interface RequestClient {
    * or a session load takes effect without a reload; '' means none, undefined goes back to the configured one.
    */
   setTenantId(id: string | undefined): void;
+  /**
+   * Calls `listener` after each answer that says the call wrote account events to the signed-in user (the service's
+   * `x-account-events`, success or failure alike), so what shows them (the bell) refreshes without knowing which
+   * slice wrote. Returns the unsubscribe function.
+   */
+  onAccountEvents(listener: () => void): () => void;
 }
 
 /** Default translator: the Chinese catalogue, the app's default locale. */
@@ -196,6 +203,7 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   let tenantOverride: string | undefined;
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  const accountEventListeners = new Set<() => void>();
   const hooks: RequestHooks = {
     translate: options.translate ?? defaultTranslate,
     showServerError: options.showServerError ?? defaultShowServerError,
@@ -296,6 +304,8 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
         if (controller.signal.aborted) return fail(clientError(CLIENT_STATUS.aborted, 'request aborted'), opts);
         return fail(clientError(CLIENT_STATUS.network, e instanceof Error ? e.message : 'network error'), opts);
       }
+      if (Number(res.headers.get(ACCOUNT_EVENTS_HEADER)) > 0)
+        for (const listener of [...accountEventListeners]) safely(listener);
       let parsed: Awaited<ReturnType<typeof readBody>>;
       try {
         parsed = await readBody(res);
@@ -351,6 +361,11 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
     resolveUrl: (url, query) => buildUrl(baseUrl, url, query),
     setTenantId(id) {
       tenantOverride = id;
+    },
+    onAccountEvents(listener) {
+      const own = () => listener();
+      accountEventListeners.add(own);
+      return () => void accountEventListeners.delete(own);
     },
   };
 }
