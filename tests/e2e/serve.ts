@@ -56,6 +56,8 @@ await seedAccounts(app.ctx, {
     'inbox-flow': { org: E2E_ORG.name, name: 'Inbox User', password: 'Inbox@pass1' },
     'inbox-keys': { org: E2E_ORG.name, name: 'Inbox Keys User', password: 'Inbox@pass1' },
     'inbox-painted': { org: E2E_ORG.name, name: 'Inbox Painted User', password: 'Inbox@pass1' },
+    // tests/e2e/bell.spec.ts: adds an SSH key and resets the artifact password, so it works where packages is.
+    'bell-fresh': { org: E2E_PACKAGES_ORG.name, name: 'Bell User', password: 'Bell@pass1' },
   },
 });
 // Directory and third-party sign-in (sign-in-sources.spec.ts): a real slapd and a real OpenID Connect provider on
