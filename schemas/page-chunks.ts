@@ -16,4 +16,6 @@ export interface PageChunks {
   routes: { path: string; files: string[]; firstScreen?: boolean }[];
   /** Each settings section (its sidebar key) with its files, added to `settings` on that section's page. */
   sections: Record<string, string[]>;
+  /** The not-found page (an unknown path): the page and the header items. Absent in a list of an older build. */
+  notFound?: string[];
 }

@@ -9,3 +9,9 @@ export function pagePath(pathname: string): string {
 export function settingsSectionKey(pathname: string): string | undefined {
   return /^\/users\/settings\/([^/]+)/.exec(pathname)?.[1];
 }
+
+/**
+ * Pages of the web app's own (src/app/App.tsx), not of a plugin: what the service counts as known besides the
+ * plugins' routes and the settings pages (any `/users/settings/…` path: its shell decides).
+ */
+export const CORE_PAGES: readonly string[] = ['/users/settings', '/users/errors'];

@@ -134,5 +134,5 @@ export function installErrorHandling(app: FastifyInstance): void {
     req.log.error({ err: e }, 'unhandled error');
     return sendError(req, reply, 500, 'SystemError');
   });
-  app.setNotFoundHandler((req, reply) => sendError(req, reply, 404, 'NotFound'));
+  // The not-found handler (the error shape, or the app's page to a browser) is the web app's: server/html/web-app.ts.
 }

@@ -10,6 +10,7 @@ describe('pageChunks', () => {
       dayjs: ['/a/dayjs.js'],
       'shell-frame': ['/a/vendor.js', '/a/frame.js'],
       'shell-settings': ['/a/vendor.js', '/a/settings.js'],
+      'shell-not-found': ['/a/vendor.js', '/a/not-found.js'],
       bell: ['/a/bell.js'],
       'plugin-p': ['/a/vendor.js', '/a/p.js', '/a/p.css'],
       'plugin-p-page': ['/a/page.js'],
@@ -48,6 +49,8 @@ describe('pageChunks', () => {
       },
     ]);
     expect(chunks.sections).toEqual({ pp: ['/a/vendor.js', '/a/p.js', '/a/p.css', '/a/store.js'] });
+    // An unknown path's page: the shell's not-found page with the header items (a signed-in visitor sees the frame).
+    expect(chunks.notFound).toEqual(['/a/vendor.js', '/a/not-found.js', '/a/bell.js']);
   });
 
   it('fails the build on a declared chunk the build did not make', () => {
@@ -60,6 +63,7 @@ describe('pageChunks', () => {
         dayjs: [],
         'shell-frame': [],
         'shell-settings': [],
+        'shell-not-found': [],
       }),
     ).toThrow(/no chunk named "plugin-typo"/);
   });

@@ -55,6 +55,7 @@ export function pageChunks(plugins: PluginPages[], groups: Record<string, string
       })),
     ),
     sections: Object.fromEntries(plugins.flatMap((p) => p.sections.map((s) => [s.key, files(...(s.chunks ?? []))]))),
+    notFound: files('shell-not-found', ...header),
   };
 }
 

@@ -14,7 +14,28 @@ const chunks: PageChunks = {
     { path: '/users/switch/:organizationId/app-entry', files: ['/s/entry.js'] },
   ],
   sections: { profile: ['/s/vendor.js', '/s/profile.js'] },
+  notFound: ['/s/not-found.js'],
 };
+
+describe('servedPage: found or not', () => {
+  it("knows the plugins' routes, any settings page and the app's own pages; elsewhere names the not-found page", () => {
+    for (const p of ['/users/login', '/users/switch/o1/app-entry', '/users/settings/profile', '/users/settings/x/y']) {
+      expect(servedPage(chunks, p, 'zh_CN', true).found, p).toBe(true);
+    }
+    expect(servedPage(chunks, '/users/errors', 'zh_CN', false)).toEqual({
+      files: ['/s/antd.js', '/s/zh.js'],
+      firstScreen: false,
+      found: true,
+    });
+    for (const p of ['/users/nope', '/users/login/more', '/docs', '/login', '/']) {
+      expect(servedPage(chunks, p, 'zh_CN', true), p).toEqual({
+        files: ['/s/antd.js', '/s/zh.js', '/s/not-found.js'],
+        firstScreen: false,
+        found: false,
+      });
+    }
+  });
+});
 
 describe('pageChunkFiles', () => {
   it("names antd's root and texts, then the route's files (with parameters, a trailing slash)", () => {
@@ -32,7 +53,11 @@ describe('pageChunkFiles', () => {
     ]);
     expect(pageChunkFiles(chunks, '/users/switch/org-1/app-entry', 'zh_CN', true)).toContain('/s/entry.js');
     expect(pageChunkFiles(chunks, '/users/switch//app-entry', 'zh_CN', true)).not.toContain('/s/entry.js');
-    expect(pageChunkFiles(chunks, '/users/nothing', 'zh_CN', true)).toEqual(['/s/antd.js', '/s/zh.js']);
+    expect(pageChunkFiles(chunks, '/users/nothing', 'zh_CN', true)).toEqual([
+      '/s/antd.js',
+      '/s/zh.js',
+      '/s/not-found.js',
+    ]);
   });
 
   it('names a settings section once, with a session only, and nothing for an unknown or inherited key', () => {

@@ -1,6 +1,6 @@
 import { matchPath } from 'react-router';
 import type { PageChunks } from '../../schemas/page-chunks';
-import { settingsSectionKey } from '../../schemas/page-paths';
+import { CORE_PAGES, settingsSectionKey } from '../../schemas/page-paths';
 
 /** What the service knows of the page at a path, from the build's page-chunks.json (the plugins' declarations). */
 export interface ServedPage {
@@ -8,26 +8,32 @@ export interface ServedPage {
   files: string[];
   /** Whether the service renders its first screen. */
   firstScreen: boolean;
+  /** Whether the web app has a page there: a plugin's route, a settings page or one of the app's own; else 404. */
+  found: boolean;
 }
 
 /**
  * The lazy files the web app loads for the first render of `pathname`: antd's root and texts, then the settings
- * shell with the section, or the route's page (with the frame unless bare). Settings pages count only with a session:
- * without one the app sends the visitor to sign in.
+ * shell with the section, or the route's page (with the frame unless bare), or the not-found page. Settings pages
+ * count only with a session: without one the app sends the visitor to sign in. Any `/users/settings/…` path is a
+ * page (the settings shell sends an unknown section to the first one, as the app always did).
  */
 export function servedPage(chunks: PageChunks, pathname: string, locale: string, signedIn: boolean): ServedPage {
   const files = [...chunks.common, ...(chunks.locales[locale] ?? [])];
   let firstScreen = false;
+  let found = true;
   const key = settingsSectionKey(pathname);
   if (key !== undefined) {
     const own = Object.hasOwn(chunks.sections, key) ? chunks.sections[key] : undefined;
     if (signedIn && own) files.push(...chunks.settings, ...own);
-  } else {
+  } else if (!CORE_PAGES.includes(pathname)) {
     const route = chunks.routes.find((r) => matchPath(r.path, pathname));
     if (route) files.push(...route.files);
+    else files.push(...(chunks.notFound ?? []));
     firstScreen = !!route?.firstScreen;
+    found = !!route;
   }
-  return { files: [...new Set(files)], firstScreen };
+  return { files: [...new Set(files)], firstScreen, found };
 }
 
 /** The first settings section of `menu` that the build has (where `/users/settings` leads), if any. */

@@ -3,17 +3,18 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import { pageCsp, API_PREFIXES } from '../http/pipeline';
+import { pageCsp, API_PREFIXES, loadSession } from '../http/pipeline';
 import { sendError } from '../errors';
 import { newNonce, renderIndexHtml, type PageConfig } from './render';
 import { CatalogueCache, pageBootstrap } from './bootstrap';
 import { FileCache } from './file-cache';
 import { servedPage, settingsHome } from './page-chunks';
 import { FirstScreenRenderer } from './first-screen';
+import { isBrowserNavigation } from './navigation';
 import type { PageChunks } from '../../schemas/page-chunks';
 import { pagePath } from '../../schemas/page-paths';
 
-/** Client-side routes answered with index.html (history fallback). */
+/** Client-side routes answered with index.html (history fallback) when the build has a page there. */
 export const APP_ROUTE_PREFIXES = ['/users', '/login', '/sso'];
 
 // A content-hashed file, or its pre-compressed sibling (`.br` / `.gz`, sent by Accept-Encoding).
@@ -22,7 +23,11 @@ const HASHED_ASSET = /[.-][0-9a-f]{8,}\.(js|css|mjs|woff2?|png|jpe?g|gif|svg|web
 /** Files the build writes pre-compressed (scripts/lib/compress-assets.ts), and those siblings themselves. */
 const PRE_COMPRESSED = /\.(js|mjs|css|svg|json)(\.(br|gz))?$/i;
 
-/** Serves the built edition: long-cached hashed assets, index.html with page config and nonce for app routes. */
+/**
+ * Serves the built edition: long-cached hashed assets, index.html with page config and nonce for app routes, and
+ * the not-found answer of every path no route has: the app's page with 404 to a browser opening it, else the error
+ * shape (API and script calls, files).
+ */
 export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const root = path.join(ctx.config.distDir, ctx.config.edition);
   const indexFile = path.join(root, 'index.html');
@@ -58,7 +63,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
     });
   }
 
-  const serveIndex = async (req: FastifyRequest, reply: FastifyReply) => {
+  const serveIndex = async (req: FastifyRequest, reply: FastifyReply, status = 200) => {
     const template = templates.get(indexFile);
     if (!template) {
       return reply
@@ -76,7 +81,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
     const chunkLists = pageChunkLists.get(pageChunksFile);
     const page = chunkLists
       ? servedPage(chunkLists, pathname, bootstrap.locale, !!req.session)
-      : { files: [], firstScreen: false };
+      : { files: [], firstScreen: false, found: true };
     const config: PageConfig = {
       appId: 'account',
       orgId,
@@ -90,10 +95,12 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
       bootstrap,
     };
     // A page its plugin declares `firstScreen` comes painted: the app hydrates what the renderer made of this config.
-    const screen = page.firstScreen
-      ? await firstScreens.render(req.url, config, (err) => req.log.warn({ err }, 'first screen not rendered'))
-      : undefined;
+    const screen =
+      page.firstScreen && status === 200
+        ? await firstScreens.render(req.url, config, (err) => req.log.warn({ err }, 'first screen not rendered'))
+        : undefined;
     return reply
+      .code(status)
       .header('content-security-policy', pageCsp(nonce))
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
@@ -120,9 +127,26 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   for (const url of ['/users/settings', '/users/settings/']) {
     app.get(url, { schema: htmlSchema, config: { auth: 'public' } }, toHome);
   }
+  // An unknown path: a browser opening it gets the app's not-found page (in the frame when signed in) with 404; a
+  // script, an API client or a file request gets the error shape.
+  const notFound = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!isBrowserNavigation(req.method, req.url, req.headers)) return sendError(req, reply, 404, 'NotFound');
+    // No route's `auth` reached this request: the page reads the session itself.
+    if (!req.session) await loadSession(req, reply, ctx.sessions, ctx.secureCookies);
+    return serveIndex(req, reply, 404);
+  };
+  app.setNotFoundHandler(notFound);
+  // The web app's paths: its page where the build has one (plugins declare their routes in page-chunks.json), else
+  // the not-found answer. Without the list (an older build) every path under the prefixes is the app's.
+  const servePage = async (req: FastifyRequest, reply: FastifyReply) => {
+    const chunks = pageChunkLists.get(pageChunksFile);
+    const pathname = pagePath(req.url.split('?')[0]);
+    if (chunks && !servedPage(chunks, pathname, '', !!req.session).found) return notFound(req, reply);
+    return serveIndex(req, reply);
+  };
   for (const prefix of APP_ROUTE_PREFIXES) {
-    app.get(prefix, { schema: htmlSchema, config: { auth: 'public' } }, serveIndex);
-    app.get(`${prefix}/*`, { schema: htmlSchema, config: { auth: 'public' } }, serveIndex);
+    app.get(prefix, { schema: htmlSchema, config: { auth: 'public' } }, servePage);
+    app.get(`${prefix}/*`, { schema: htmlSchema, config: { auth: 'public' } }, servePage);
   }
   // Unknown API paths answer JSON 404, never the web app.
   for (const prefix of API_PREFIXES) {

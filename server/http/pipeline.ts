@@ -76,6 +76,23 @@ const FRAMEWORK_ERRORS: Record<string, [number, MessageCode]> = {
 };
 
 /**
+ * Puts the session of the request's cookie on the request, clearing a cookie whose session is gone. The pipeline
+ * does it for every route that declares `auth`; the not-found page calls it itself (no route's config reached it).
+ */
+export async function loadSession(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  sessions: SessionStore,
+  https: boolean,
+): Promise<void> {
+  const name = sessionCookieName(https);
+  const cookie = req.cookies?.[name];
+  if (!cookie) return;
+  req.session = await sessions.load(cookie);
+  if (!req.session) reply.clearCookie(name, { path: '/', secure: https, httpOnly: true, sameSite: 'lax' });
+}
+
+/**
  * Fastify's `frameworkErrors`: errors raised before routing (a bad `%` in the path, an over-long parameter)
  * answer in the error shape with the security headers. No hook runs for these requests, so the locale comes
  * from the headers here and the headers are set here.
@@ -188,7 +205,6 @@ function eventsToCaller(req: FastifyRequest): number {
 export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions: SessionStore): void {
   const fallbackLocale = ctx.edition.locale.default;
   const https = ctx.secureCookies;
-  const sessionCookie = sessionCookieName(https);
   app.decorateRequest('session', null);
   app.decorateRequest('token', null);
   app.decorateRequest('locale', fallbackLocale);
@@ -232,11 +248,7 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
       return enforceTenant(ctx, req, reply);
     }
 
-    const cookie = req.cookies?.[sessionCookie];
-    if (cookie) {
-      req.session = await sessions.load(cookie);
-      if (!req.session) reply.clearCookie(sessionCookie, { path: '/', secure: https, httpOnly: true, sameSite: 'lax' });
-    }
+    await loadSession(req, reply, sessions, https);
 
     if (STATE_CHANGING.has(req.method) && config.csrf !== 'form') {
       if (req.headers['x-requested-with'] !== 'XMLHttpRequest') return sendError(req, reply, 403, 'XhrRequired');
