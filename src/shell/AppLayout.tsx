@@ -1,9 +1,11 @@
-import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { Button, Layout } from 'antd';
-import type { ReactNode } from 'react';
+import { MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { Button, Drawer, Layout } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { useLocation } from 'react-router-dom';
 import { edition } from '../core/edition';
 import { useStores } from '../core/stores/root';
+import { useNarrowLayout } from '../core/ui/responsive';
 import { TopBar } from './TopBar';
 import { clampSiderWidth, SIDER_MIN_WIDTH, useSiderState } from './useSiderState';
 
@@ -11,19 +13,44 @@ import { clampSiderWidth, SIDER_MIN_WIDTH, useSiderState } from './useSiderState
 export interface AppLayoutProps {
   /** Side bar content (e.g. the settings menu); without it the frame has no side bar. */
   sider?: ReactNode;
+  /** What the side bar is (e.g. "Personal settings"): the visible label of its button and the drawer's name. */
+  siderLabel?: string;
   children: ReactNode;
 }
 
-/** Header, side bar, body, content and footer; the side bar toggles, auto-closes below 1280 px and resizes. */
-export function AppLayout({ sider, children }: AppLayoutProps) {
+/**
+ * Header, side bar, body, content and footer. At desktop widths the side bar is a column that toggles, auto-closes
+ * below 1280 px and resizes; below the layout breakpoint it is a drawer over the content (antd's Drawer: focus kept
+ * inside, Escape closes, focus goes back to the button), which also closes on navigation.
+ */
+export function AppLayout({ sider, siderLabel, children }: AppLayoutProps) {
   const { session } = useStores();
   const intl = useIntl();
   const s = useSiderState();
+  const narrow = useNarrowLayout();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const { pathname } = useLocation();
+  // A chosen section (or any other navigation) closes the drawer, and so does a window grown past the breakpoint.
+  useEffect(() => setDrawerOpen(false), [pathname, narrow]);
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <TopBar />
-      <Layout hasSider={!!sider}>
-        {sider && (
+      <Layout hasSider={!!sider && !narrow}>
+        {sider && narrow && (
+          <Drawer
+            open={drawerOpen}
+            onClose={() => setDrawerOpen(false)}
+            placement="left"
+            size={280}
+            closable={{ placement: 'end' }}
+            aria-label={siderLabel}
+            data-testid="shell-sider-drawer"
+            styles={{ body: { padding: 0 }, header: { padding: '8px 12px', borderBottom: 'none' } }}
+          >
+            {sider}
+          </Drawer>
+        )}
+        {sider && !narrow && (
           <Layout.Sider
             theme="light"
             width={s.width}
@@ -54,8 +81,22 @@ export function AppLayout({ sider, children }: AppLayoutProps) {
           </Layout.Sider>
         )}
         <Layout>
-          <Layout.Content style={{ padding: '16px 24px', background: '#fff', minWidth: 0 }}>
-            {sider && (
+          <Layout.Content
+            style={{ padding: 'var(--shell-content-padding, 16px 24px)', background: '#fff', minWidth: 0 }}
+          >
+            {sider && narrow && (
+              <Button
+                icon={<MenuOutlined aria-hidden />}
+                onClick={() => setDrawerOpen(true)}
+                aria-expanded={drawerOpen}
+                aria-haspopup="dialog"
+                data-testid="sider-drawer-toggle"
+                style={{ marginBottom: 12 }}
+              >
+                {siderLabel ?? intl.formatMessage({ id: 'shell.sider.expand' })}
+              </Button>
+            )}
+            {sider && !narrow && (
               <Button
                 type="text"
                 size="small"

@@ -1,6 +1,7 @@
 import { AppstoreOutlined } from '@ant-design/icons';
 import { Button, Popover } from 'antd';
 import { observer } from 'mobx-react-lite';
+import { useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { edition } from '../core/edition';
 import { useStores } from '../core/stores/root';
@@ -15,18 +16,41 @@ export function appTileHref(appKey: string, organizationId: string | null | unde
   return `/users/switch/${encodeURIComponent(organizationId)}/app-entry?app=${encodeURIComponent(appKey)}`;
 }
 
-/** The suite's applications from the edition's list, each logo recoloured to the brand colour. */
+/** Widest the tile grid gets: three columns of tiles. */
+const GRID_MAX_WIDTH = 344;
+
+/**
+ * The suite's applications from the edition's list, each logo recoloured to the brand colour, in as many columns as
+ * the window has room for (three at most). Opened by keyboard, the focus goes to the first tile; Escape closes and
+ * gives it back to the button.
+ */
 export const AppSwitcher = observer(function AppSwitcher() {
   const { session } = useStores();
   const intl = useIntl();
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const grid = useRef<HTMLUListElement>(null);
   // The current organisation as the last session load knows it (it follows a switch without a reload).
   const org = session.user?.organization_id;
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
   const apps = (
-    <nav aria-label={intl.formatMessage({ id: 'shell.header.apps' })}>
+    <nav
+      aria-label={intl.formatMessage({ id: 'shell.header.apps' })}
+      data-testid="app-switcher"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') close();
+      }}
+    >
       <ul
+        ref={grid}
         style={{
           display: 'grid',
-          gridTemplateColumns: 'repeat(3, 112px)',
+          // Tiles of 104 px or more; the popover leaves 16 px of window on each side (antd keeps it inside the window).
+          width: `min(${GRID_MAX_WIDTH}px, calc(100vw - 56px))`,
+          gridTemplateColumns: 'repeat(auto-fill, minmax(104px, 1fr))',
           gap: 4,
           listStyle: 'none',
           margin: 0,
@@ -62,7 +86,7 @@ export const AppSwitcher = observer(function AppSwitcher() {
                   WebkitMaskRepeat: 'no-repeat',
                 }}
               />
-              <span style={{ fontSize: 13 }}>{app.name[session.locale]}</span>
+              <span style={{ fontSize: 13, minWidth: 0, overflowWrap: 'anywhere' }}>{app.name[session.locale]}</span>
             </a>
           </li>
         ))}
@@ -70,8 +94,26 @@ export const AppSwitcher = observer(function AppSwitcher() {
     </nav>
   );
   return (
-    <Popover content={apps} trigger="click" placement="bottomLeft">
-      <Button type="text" icon={<AppstoreOutlined />} aria-label={intl.formatMessage({ id: 'shell.header.apps' })}>
+    <Popover
+      content={apps}
+      trigger="click"
+      placement="bottomLeft"
+      open={open}
+      onOpenChange={setOpen}
+      // Opened, the first tile takes the focus, so the keyboard is where the tiles are (the popover sits at the end
+      // of the page).
+      afterOpenChange={(visible) => {
+        if (visible) grid.current?.querySelector('a')?.focus();
+      }}
+    >
+      <Button
+        ref={button}
+        type="text"
+        icon={<AppstoreOutlined />}
+        aria-label={intl.formatMessage({ id: 'shell.header.apps' })}
+        aria-expanded={open}
+        data-testid="app-switcher-button"
+      >
         <span className="shell-hide-narrow">
           <FormattedMessage id="shell.header.apps" />
         </span>

@@ -1,7 +1,7 @@
 import { Button, Menu, Result, Typography } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { Suspense, useEffect, useMemo } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { isMenuEntryVisible, isPermitted } from '../core/access';
 import { edition } from '../core/edition';
@@ -41,6 +41,7 @@ const SettingsShell = observer(function SettingsShell({ registry }: SettingsShel
   const { sidebarKey, '*': rest } = useParams();
   const navigate = useNavigate();
   const location = useLocation();
+  const intl = useIntl();
   useEffect(() => {
     if (session.loading && !session.user && !session.failed && !session.signedOut) void session.load();
   }, [session]);
@@ -94,7 +95,7 @@ const SettingsShell = observer(function SettingsShell({ registry }: SettingsShel
     </nav>
   );
   return (
-    <AppLayout sider={menu}>
+    <AppLayout sider={menu} siderLabel={intl.formatMessage({ id: 'shell.settings.title' })}>
       <OrganizationNotice />
       <ErrorBoundary>
         <Suspense fallback={null}>

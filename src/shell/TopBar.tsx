@@ -1,5 +1,13 @@
-import { GlobalOutlined, LogoutOutlined, QuestionCircleOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
-import { Avatar, Button, Dropdown, Space } from 'antd';
+import {
+  EllipsisOutlined,
+  GlobalOutlined,
+  LogoutOutlined,
+  QuestionCircleOutlined,
+  SwapOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import { Avatar, Button, Dropdown } from 'antd';
+import type { ItemType } from 'antd/es/menu/interface';
 import { observer } from 'mobx-react-lite';
 import { Component, Suspense, useContext, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -58,7 +66,9 @@ export interface TopBarProps {
 
 /**
  * Top bar: brand, app switcher, current organisation (a link to change it), the plugins' controls (e.g. the message
- * bell) for a signed-in user, help centre, language and logout.
+ * bell) for a signed-in user, help centre, language and logout. On a narrow window (src/app/global.css) the
+ * organisation link, help and language leave the bar for one "more" menu; the product name gives way with an
+ * ellipsis (whole in its title).
  */
 export const TopBar = observer(function TopBar({ headerItems: given }: TopBarProps) {
   const registry = useContext(RegistryContext);
@@ -68,14 +78,24 @@ export const TopBar = observer(function TopBar({ headerItems: given }: TopBarPro
   // A path: the redirect rule follows paths on any deployment, absolute URLs only on its exact origin.
   const here = currentPath();
   const user = session.user;
+  const product = edition.names.product[session.locale];
+  const help = edition.helpLinks.helpCenter;
+  const languages: ItemType[] = SUPPORTED_LOCALES.map((l) => ({
+    key: l,
+    label: <FormattedMessage id={`shell.language.${l}`} />,
+  }));
+  const setLocale = (key: string) => {
+    if ((SUPPORTED_LOCALES as readonly string[]).includes(key)) session.setLocale(key as Locale);
+  };
   return (
     <header
+      className="shell-top-bar"
       style={{
         display: 'flex',
         alignItems: 'center',
         gap: 8,
         height: 56,
-        padding: '0 16px',
+        padding: '0 var(--shell-bar-padding, 16px)',
         borderBottom: '1px solid rgba(5, 5, 5, 0.06)',
         background: '#fff',
       }}
@@ -83,11 +103,12 @@ export const TopBar = observer(function TopBar({ headerItems: given }: TopBarPro
       {/* The product name gives way (ellipsis) before anything else on a narrow window. */}
       <a
         href="/users/settings"
+        title={product}
         style={{ display: 'flex', alignItems: 'center', gap: 8, color: 'inherit', minWidth: 0 }}
       >
         <img src={edition.brand.logo} alt="" width={28} height={28} style={{ flex: 'none' }} />
         <strong style={{ fontSize: 16, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
-          {edition.names.product[session.locale]}
+          {product}
         </strong>
       </a>
       {user && <AppSwitcher />}
@@ -95,6 +116,7 @@ export const TopBar = observer(function TopBar({ headerItems: given }: TopBarPro
         <a
           href={switchOrganizationUrl(here)}
           data-testid="current-org"
+          className="shell-wide-only"
           aria-label={intl.formatMessage({ id: 'shell.header.currentOrg' }, { name: session.organization.name })}
           style={{
             display: 'flex',
@@ -118,13 +140,14 @@ export const TopBar = observer(function TopBar({ headerItems: given }: TopBarPro
         </a>
       )}
       <span style={{ flex: 1 }} />
-      <Space size={4} wrap={false} style={{ flex: 'none' }}>
+      <div style={{ display: 'flex', alignItems: 'center', gap: 4, flex: 'none' }}>
         {user && headerItems.map((item) => <HeaderItemSlot key={item.key} item={item} />)}
-        {edition.helpLinks.helpCenter && (
+        {help && (
           <Button
             type="text"
+            className="shell-wide-only"
             icon={<QuestionCircleOutlined />}
-            href={edition.helpLinks.helpCenter}
+            href={help}
             target="_blank"
             rel="noopener noreferrer"
             aria-label={intl.formatMessage({ id: 'shell.header.help' })}
@@ -139,12 +162,13 @@ export const TopBar = observer(function TopBar({ headerItems: given }: TopBarPro
           menu={{
             selectable: true,
             selectedKeys: [session.locale],
-            items: SUPPORTED_LOCALES.map((l) => ({ key: l, label: <FormattedMessage id={`shell.language.${l}`} /> })),
-            onClick: ({ key }) => session.setLocale(key as Locale),
+            items: languages,
+            onClick: ({ key }) => setLocale(key),
           }}
         >
           <Button
             type="text"
+            className="shell-wide-only"
             icon={<GlobalOutlined />}
             aria-label={intl.formatMessage({ id: 'shell.header.language' })}
             data-testid="language-switch"
@@ -153,6 +177,43 @@ export const TopBar = observer(function TopBar({ headerItems: given }: TopBarPro
               <FormattedMessage id={session.locale === 'zh_CN' ? 'shell.language.zh_CN' : 'shell.language.en_US'} />
             </span>
           </Button>
+        </Dropdown>
+        <Dropdown
+          trigger={['click']}
+          menu={{
+            selectable: true,
+            selectedKeys: [session.locale],
+            items: [
+              ...(help
+                ? [
+                    {
+                      key: 'help',
+                      icon: <QuestionCircleOutlined />,
+                      label: (
+                        <a href={help} target="_blank" rel="noopener noreferrer">
+                          {intl.formatMessage({ id: 'shell.header.help' })}
+                        </a>
+                      ),
+                    },
+                  ]
+                : []),
+              {
+                key: 'language',
+                type: 'group',
+                label: intl.formatMessage({ id: 'shell.header.language' }),
+                children: languages,
+              },
+            ],
+            onClick: ({ key }) => setLocale(key),
+          }}
+        >
+          <Button
+            type="text"
+            className="shell-narrow-only"
+            icon={<EllipsisOutlined />}
+            aria-label={intl.formatMessage({ id: 'shell.header.more' })}
+            data-testid="top-bar-more"
+          />
         </Dropdown>
         {user && (
           <Dropdown
@@ -180,7 +241,7 @@ export const TopBar = observer(function TopBar({ headerItems: given }: TopBarPro
             </Button>
           </Dropdown>
         )}
-      </Space>
+      </div>
     </header>
   );
 });
