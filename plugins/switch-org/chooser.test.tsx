@@ -143,13 +143,13 @@ describe('organisation chooser', () => {
     fail = true;
     await act(async () => fireEvent.click(screen.getByTestId('org-load-more')));
     expect((await screen.findByTestId('org-switch-failure')).textContent).toContain(
-      'Failed to load more organizations, please retry',
+      'Failed to load more organizations, please try again',
     );
     expect(names()).toHaveLength(ORG_PAGE_SIZE_DEFAULT);
     cleanup();
 
     await mount(backend(1, { [LIST]: serviceError(400, 'InvalidParameter') }));
-    expect(await screen.findByText('Failed to load your organizations, please retry')).toBeTruthy();
+    expect(await screen.findByText('Failed to load your organizations, please try again')).toBeTruthy();
   });
 
   it('shows the first page the page brought without asking; "load more" asks the service for the next', async () => {

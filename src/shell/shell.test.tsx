@@ -110,17 +110,17 @@ describe('plugin contract: section permission, sub-paths, route auth', () => {
 
   it("checks a route's auth against the session once it is known", async () => {
     const view = await renderWithCore(<RouteGuard auth={['codeup']}>app entry</RouteGuard>, { installedApps: [] });
-    expect(screen.getByText('No Auth')).toBeTruthy();
+    expect(screen.getByText('No permission')).toBeTruthy();
     cleanup();
     await renderWithCore(<RouteGuard auth={['codeup']}>app entry</RouteGuard>, { installedApps: ['codeup'] });
     expect(screen.getByText('app entry')).toBeTruthy();
     cleanup();
     await renderWithCore(<RouteGuard>open page</RouteGuard>, { user: null });
     expect(screen.getByText('open page')).toBeTruthy();
-    // While the session loads, a guarded page shows nothing rather than a wrong 'No Auth'.
+    // While the session loads, a guarded page shows nothing rather than a wrong 'No permission'.
     const loading = await renderWithCore(<RouteGuard auth={['codeup']}>app entry</RouteGuard>);
     await act(async () => runInAction(() => (loading.root.session.loading = true)));
-    expect(loading.queryByText('No Auth')).toBeNull();
+    expect(loading.queryByText('No permission')).toBeNull();
     expect(view.root.session.access.codeup).toBe(false);
   });
 });
@@ -153,7 +153,7 @@ describe('no organisation is a state: the shell explains it and personal section
     const notice = screen.getByTestId('org-notice');
     expect(notice.textContent).toContain('Not in any organization');
     expect(notice.querySelector('a')?.getAttribute('href')).toMatch(/^\/users\/switch\/organization\?nextUrl=/);
-    expect(screen.queryByText('The system is abnormal, please retry')).toBeNull();
+    expect(screen.queryByText('Something went wrong, please try again')).toBeNull();
   });
 
   it.each([
@@ -256,7 +256,7 @@ describe('shell rules', () => {
     );
     console.error = spy;
     expect(screen.getByText('Oops! Something went wrong.')).toBeTruthy();
-    expect(screen.getByText('Sorry, the page you visited is abnormal')).toBeTruthy();
+    expect(screen.getByText('Sorry, something went wrong on this page')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Reload the page' })).toBeTruthy();
   });
 });

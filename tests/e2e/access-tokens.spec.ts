@@ -14,7 +14,7 @@ test('create with two scopes and a 30-day preset, copy, use on the open API, del
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL! });
   await signIn(page, E2E_USERS.tokens, '/users/settings/personalAccessToken');
   const panel = page.getByTestId('access-tokens');
-  await expect(panel.getByText(/^(暂无访问令牌|No access token)$/)).toBeVisible();
+  await expect(panel.getByText(/^(暂无访问令牌|No personal access tokens)$/)).toBeVisible();
   await expectNoAxeViolations(page);
 
   await page.getByTestId('token-create').click();

@@ -74,7 +74,7 @@ test('a created token lands in the inbox; read, batch delete, read all and delet
   await expect(messages(page)).toHaveCount(1);
   const first = messages(page).first();
   await expect(first.getByTestId('inbox-message-title')).toHaveText(TOKEN_CREATED);
-  await expect(first.getByTestId('inbox-sensitive')).toHaveText(/^(敏感行为|Sensitive behavior)$/);
+  await expect(first.getByTestId('inbox-sensitive')).toHaveText(/^(敏感操作|Sensitive action)$/);
   await expect(first).toHaveAttribute('data-read', 'false');
   await expect(first.getByTestId('inbox-message-body')).toContainText('inbox first');
   await expect(first.getByTestId('inbox-message-time')).toHaveText(/秒钟?前|分钟前|seconds? ago|minutes? ago/);
@@ -108,7 +108,9 @@ test('a created token lands in the inbox; read, batch delete, read all and delet
   await expect(page.getByText(/^(确定删除选中的 2 条消息吗？|Delete the 2 selected messages\?)/)).toBeVisible();
   await confirmDelete(page);
   await expect(page.getByText(/^(已删除 1 条消息|1 message deleted)$/)).toBeVisible();
-  await expect(page.getByText(/^(1 条未读的敏感行为消息未删除|1 unread security message was kept)/)).toBeVisible();
+  await expect(
+    page.getByText(/^(1 条未读的敏感操作消息未删除|1 unread message about a sensitive action was kept)/),
+  ).toBeVisible();
   await expect(messages(page)).toHaveCount(2);
   await expect(page.getByTestId('inbox-tab-all')).toHaveText(/^(全部（2）|All \(2\))$/);
 

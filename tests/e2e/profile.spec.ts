@@ -65,7 +65,7 @@ test('e-mail: bind, open the activation link from the received mail, see it veri
 
   // The same link again is refused.
   await page.goto(link);
-  await expect(page.getByTestId('email-verify')).toContainText('token 不匹配');
+  await expect(page.getByTestId('email-verify')).toContainText('激活链接不匹配');
 
   // Modify asks the current password too; a wrong one is refused and nothing changes (a right one within the
   // minute would meet the mail throttle, so the HTTP tests cover the change itself).
@@ -114,13 +114,13 @@ test('language: switch to English, then back to Chinese; the choice persists', a
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('个人信息');
   await page.locator('#profile-language-select').click();
   await page.locator('.ant-select-item-option').filter({ hasText: 'English (US)' }).click();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Personal Information');
-  await expect(page.getByTestId('profile-account')).toContainText('Login account');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Personal information');
+  await expect(page.getByTestId('profile-account')).toContainText('Account');
   expect((await page.context().cookies()).find((c) => c.name === 'ak_user_locale')?.value).toBe('en_US');
   await expectNoAxeViolations(page, PROFILE_AXE_EXCLUDE);
   // Reloaded, the page is in English, and the language goes back to Chinese.
   await page.reload();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Personal Information');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Personal information');
   await page.locator('#profile-language-select').click();
   await page.locator('.ant-select-item-option').filter({ hasText: 'Chinese (Simplified)' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('个人信息');
@@ -139,7 +139,7 @@ test('avatar: a renamed SVG is refused in the browser; upload a PNG, then restor
   page.on('request', (r) => r.url().includes('/objects/ajax/avatars') && uploads.push(r.url()));
 
   await input.setInputFiles({ name: 'evil.png', mimeType: 'image/png', buffer: Buffer.from('<svg></svg>') });
-  await expect(page.getByText('上传失败，文件格式仅支持 JPG,JPEG,PNG,GIF')).toBeVisible(SLOW);
+  await expect(page.getByText('上传失败，文件格式仅支持 JPG、JPEG、PNG、GIF')).toBeVisible(SLOW);
   expect(uploads).toHaveLength(0);
 
   await input.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
@@ -195,7 +195,7 @@ test('the page brings what the first render needs: no count, attributes, SSH or 
     if (/tokens:search$/.test(r.url())) asked.push(new URL(r.url()).pathname);
   });
   await page.goto('/users/settings/personalAccessToken');
-  await expect(page.getByTestId('access-tokens').getByText(/^(暂无访问令牌|No access token)$/)).toBeVisible();
+  await expect(page.getByTestId('access-tokens').getByText(/^(暂无访问令牌|No personal access tokens)$/)).toBeVisible();
   await page.waitForTimeout(500);
   expect(asked).toEqual([]);
 });

@@ -7,7 +7,7 @@ const menus: Record<string, string[]> = {
   default: ['profile', 'personalAccessToken', 'ssh', 'third-party'],
   global: ['profile', 'personalAccessToken', 'ssh'],
 };
-const titles = { zh: '个人设置', en: 'Personal Settings' };
+const titles = { zh: '个人设置', en: 'Personal settings' };
 
 test('signs in through the login page and shows the edition’s settings shell', async ({ page }, info) => {
   const edition = info.project.name;

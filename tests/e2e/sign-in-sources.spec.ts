@@ -8,9 +8,9 @@ const zh = () => (test.info().project.metadata as { edition: string }).edition !
 const T = {
   ldapTab: ['LDAP', 'LDAP'],
   lark: ['飞书', 'Lark'],
-  notBound: ['飞书账号未绑定', 'This Lark account is not bound'],
-  signInAndBind: ['登录并绑定', 'Sign in and bind'],
-  banner: ['登录后将绑定您的飞书账号', 'Sign in to bind your Lark account'],
+  notBound: ['飞书账号未绑定', 'This Lark account is not linked'],
+  signInAndBind: ['登录并绑定', 'Sign in and link'],
+  banner: ['登录后将绑定您的飞书账号', 'Sign in to link your Lark account'],
   notSupported: ['暂不支持钉钉登录', 'DingTalk sign-in is not supported'],
   noAccountInfo: ['未获取到登录账号信息', 'No account information'],
   loginFailed: ['账号登录失败', 'Sign-in failed'],

@@ -22,7 +22,7 @@ describe('personal access token page', () => {
     const store = new AccessTokensStore(svc.client);
     const view = await mount(store, <TokensPanel />);
     const emptyCreate = await screen.findByRole('button', { name: 'Create token', hidden: false });
-    expect(screen.getByText('No access token')).toBeTruthy();
+    expect(screen.getByText('No personal access tokens')).toBeTruthy();
     expect(svc.calls.some((c) => c.path.endsWith('tokens:scopes'))).toBe(false);
 
     // The drawer's code loads when it first opens (lazyOverlay): the click's act is awaited, so React retries the

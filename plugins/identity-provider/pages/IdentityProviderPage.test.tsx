@@ -18,7 +18,7 @@ describe('identity-provider page', () => {
     ]);
     const text = async () =>
       (await screen.findByTestId('identity-provider-empty')).querySelector('.ant-empty-description')?.textContent;
-    expect(await text()).toBe('No identity source bound, how to bind?');
+    expect(await text()).toBe('No identity provider linked. How to link one?');
     view.unmount();
     await show([], 'zh_CN');
     expect(await text()).toBe('未绑定身份源，如何绑定？');
@@ -55,7 +55,7 @@ describe('identity-provider page', () => {
     const lines = [...item.querySelectorAll('.ant-typography')].map((e) => e.textContent);
     expect(lines).toEqual([
       'Corp Windows AD',
-      expect.stringMatching(/^Bound on 2026-03-0[45]$/),
+      expect.stringMatching(/^Linked on 2026-03-0[45]$/),
       `Identity ID: ${uuid}`,
     ]);
     view.unmount();

@@ -29,9 +29,9 @@ describe('third-party sign-in failure pages', () => {
     ],
     [
       '?type=notBound&provider=lark',
-      'This Lark account is not bound',
-      'Sign in with your account and password to bind it; next time you can sign in with Lark directly.',
-      { 'Sign in and bind': '/users/login?bind=1', ...BACK_EN },
+      'This Lark account is not linked',
+      'Sign in with your account and password to link it; next time you can sign in with Lark directly.',
+      { 'Sign in and link': '/users/login?bind=1', ...BACK_EN },
     ],
     [
       '?type=noAccountInfo&provider=wecom',

@@ -300,7 +300,7 @@ describe('login page: binding a third-party account', () => {
       routes: { [`GET ${PENDING}`]: WAITING },
     });
     const banner = await screen.findByTestId('pending-bind');
-    expect(banner.textContent).toContain('Sign in to bind your DingTalk account Ann Lee');
+    expect(banner.textContent).toContain('Sign in to link your DingTalk account Ann Lee');
     await submitForm('', 'ann', 'own');
     expect(backend.callsTo(LOGIN)[0].body).toEqual({ username: 'ann', password: 'own', bind_pending: true });
   });
@@ -335,7 +335,7 @@ describe('login page: binding a third-party account', () => {
       routes: { [`GET ${PENDING}`]: WAITING, [`DELETE ${PENDING}`]: ok({ success: true }) },
     });
     await screen.findByTestId('pending-bind');
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Cancel binding' })));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Cancel linking' })));
     await waitFor(() => expect(screen.queryByTestId('pending-bind')).toBeNull());
     const del = backend.callsTo(`DELETE ${PENDING}`);
     expect(del).toHaveLength(1);

@@ -64,7 +64,7 @@ describe('message center page', () => {
     expect(tok.getAttribute('data-read')).toBe('false');
     expect(within(tok).getByTestId('inbox-message-title').style.fontWeight).toBe('600');
     expect(within(tok).getByRole('button', { name: 'Unread: Personal access token created' })).toBeTruthy();
-    expect(within(tok).getByTestId('inbox-sensitive').textContent).toBe('Sensitive behavior');
+    expect(within(tok).getByTestId('inbox-sensitive').textContent).toBe('Sensitive action');
     expect(within(tok).getByTestId('inbox-message-meta').textContent).toBe('Account security · 3 minutes ago');
     expect(within(tok).getByTestId('inbox-message-time').getAttribute('title')).toMatch(/^November 22, 2026/);
     expect(within(tok).getByRole('link', { name: 'View' }).getAttribute('href')).toBe(
@@ -123,7 +123,7 @@ describe('message center page', () => {
     const locked = within(row('tok')).getByTestId('inbox-message-delete');
     expect(locked.getAttribute('aria-disabled')).toBe('true');
     const reason = document.getElementById(locked.getAttribute('aria-describedby')!);
-    expect(reason?.textContent).toBe('A security message can be deleted once it has been read.');
+    expect(reason?.textContent).toBe('A message about a sensitive action can be deleted once it has been read.');
     await act(async () => fireEvent.click(locked));
     expect(document.querySelector('.ant-popconfirm')).toBeNull();
 
@@ -154,7 +154,9 @@ describe('message center page', () => {
     await confirm('Delete');
     await waitFor(() => expect(ids()).toEqual(['tok', 'new']));
     expect(await screen.findByText('2 messages deleted')).toBeTruthy();
-    expect(await screen.findByText('1 unread security message was kept: read it before deleting it.')).toBeTruthy();
+    expect(
+      await screen.findByText('1 unread message about a sensitive action was kept: read it before deleting it.'),
+    ).toBeTruthy();
     // The kept one stays selected, so the person sees which.
     expect(screen.getByTestId('inbox-selected-count').textContent).toBe('1 selected');
   });
@@ -212,7 +214,7 @@ describe('message center page', () => {
     let fail = true;
     const b = inboxBackend(INBOX, { fail: (c) => (fail && c.path.endsWith(':list') ? 503 : undefined) });
     await mount(b);
-    expect(await screen.findByText('The system is abnormal, please retry')).toBeTruthy();
+    expect(await screen.findByText('Something went wrong, please try again')).toBeTruthy();
     expect(rows()).toHaveLength(0);
     fail = false;
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Retry' })));
@@ -225,7 +227,7 @@ describe('message center page', () => {
     await waitFor(() => expect(ids()).toHaveLength(3));
     expect(screen.getByTestId('inbox-tab-all').textContent).toBe('全部（3）');
     expect(screen.getByTestId('inbox-tab-unread').textContent).toBe('未读（2）');
-    expect(within(row('tok')).getByTestId('inbox-sensitive').textContent).toBe('敏感行为');
+    expect(within(row('tok')).getByTestId('inbox-sensitive').textContent).toBe('敏感操作');
     expect(within(row('tok')).getByTestId('inbox-message-meta').textContent).toBe('账号安全 · 3分钟前');
     expect(within(row('tok')).getByRole('link', { name: '查看' })).toBeTruthy();
     // Two hours ago: today (or yesterday, in a time zone where midnight fell between).

@@ -152,7 +152,7 @@ describe('reset-password page', () => {
     await confirmAccount('ann');
     await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Send code' })));
     expect((await screen.findByRole('alert')).textContent).toContain(
-      'The e-mail service is not configured for the enterprise',
+      'The email service is not configured for the enterprise',
     );
     expect(store.step).toBe('verify');
   });

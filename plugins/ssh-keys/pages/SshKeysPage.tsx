@@ -5,7 +5,7 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { edition } from '../../../src/core/edition';
-import { EMPTY_PLACEHOLDER, formatDateTime } from '../../../src/core/i18n/format';
+import { formatDateTime } from '../../../src/core/i18n/format';
 import { failureText, type Failure } from '../../../src/core/stores/failure';
 import { useStore } from '../../../src/core/stores/root';
 import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
@@ -95,12 +95,12 @@ const SshKeysView = observer(function SshKeysView() {
     {
       title: t('ssh-keys.column.expiresAt'),
       dataIndex: 'expires_at',
-      render: (v: string | null) => (v ? formatDateTime(v) : <FormattedMessage id="ssh-keys.expires.never" />),
+      render: (v: string | null) => (v ? formatDateTime(v) : <FormattedMessage id="ssh-keys.column.never" />),
     },
     {
       title: t('ssh-keys.column.lastUsedAt'),
       dataIndex: 'last_used_at',
-      render: (v: string | null) => (v ? formatDateTime(v) : EMPTY_PLACEHOLDER),
+      render: (v: string | null) => (v ? formatDateTime(v) : <FormattedMessage id="ssh-keys.column.neverUsed" />),
     },
     { title: t('ssh-keys.column.createdAt'), dataIndex: 'created_at', render: (v: string) => formatDateTime(v) },
     {

@@ -46,7 +46,7 @@ describe('third-party page', () => {
 
   it('says the system is abnormal when the call fails, next to the central notice with the requestId', async () => {
     const { store, backend } = await show(serviceError(500, 'SystemError', 'x', 'req-9'));
-    expect(await screen.findByText('The system is abnormal, please retry')).toBeTruthy();
+    expect(await screen.findByText('Something went wrong, please try again')).toBeTruthy();
     expect((await store()).identities).toEqual([]);
     expect((await store()).loading).toBe(false);
     expect(backend.notices.map((n) => n.requestId)).toEqual(['req-9']);

@@ -38,10 +38,10 @@ describe('<Authorized>', () => {
     expect(screen.getByText('open B')).toBeTruthy();
   });
 
-  it("shows 'No Auth' when denied and no fallback is given, in the app locale", () => {
+  it("shows 'No permission' when denied and no fallback is given, in the app locale", () => {
     wrap(<Authorized auth={['codeup']}>secret page</Authorized>);
     expect(screen.queryByText('secret page')).toBeNull();
-    expect(screen.getByText('No Auth')).toBeTruthy();
+    expect(screen.getByText('No permission')).toBeTruthy();
     cleanup();
     wrap(<Authorized auth={['codeup']}>secret page</Authorized>, {}, 'zh');
     expect(screen.getByText('无权限')).toBeTruthy();
@@ -54,7 +54,7 @@ describe('<Authorized>', () => {
       </Authorized>,
     );
     expect(screen.getByText('ask your admin')).toBeTruthy();
-    expect(screen.queryByText('No Auth')).toBeNull();
+    expect(screen.queryByText('No permission')).toBeNull();
   });
 
   it('prefers explicit flags over the context', () => {
