@@ -49,7 +49,7 @@ describe('server slices', () => {
     await discoverServerPlugins();
     expect(isMessageCode('SshKeyNotFound')).toBe(true);
     expect(translate('zh_CN', 'SshKeyNotFound')).toBe('SSH 公钥不存在。');
-    expect(translate('en_US', 'AccessTokenLimitReached', { max: 3 })).toContain('at most 3 access tokens');
+    expect(translate('en_US', 'AccessTokenLimitReached', { max: 3 })).toContain('at most 3 personal access tokens');
     expect(isMessageCode('NoSuchCode')).toBe(false);
   });
 

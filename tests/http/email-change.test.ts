@@ -93,7 +93,7 @@ describe('e-mail change', () => {
     const right = await carol.req('POST', REBIND, { body: { email: 'c@example.org', password: 'Secret#789' } });
     expect([right.status, right.json.code]).toEqual([423, 'ProfileAccountLocked']);
     expect((await new Client(s.url).login('carol', 'Secret#789')).status).toBe(423);
-    expect(mailsTo('carol@example.com').map((m) => m.subject)).not.toContain('The e-mail of your account was changed');
+    expect(mailsTo('carol@example.com').map((m) => m.subject)).not.toContain('The email of your account was changed');
     await s.ctx.lockout.unlock('carol');
   });
 

@@ -242,7 +242,7 @@ describe('inbox producers', () => {
     expect(msgs[2].body).toContain('erin@example.com');
     expect(msgs[1].body).toContain('erin2@example.com');
     expect(msgs[0].body).toContain('erin2@example.com');
-    expect(msgs.map((m) => m.title)).toEqual(['E-mail unbound', 'E-mail changed', 'E-mail bound']);
+    expect(msgs.map((m) => m.title)).toEqual(['Email removed', 'Email changed', 'Email added']);
     // The activation links mailed out are not in the inbox.
     for (const mail of sink.mails) for (const link of mail.links) expect(JSON.stringify(msgs)).not.toContain(link);
     secrets.push(...sink.mails.flatMap((m) => m.links.map((l) => new URL(l).searchParams.get('token') ?? '')));

@@ -210,7 +210,7 @@ describe('SSH key expiry messages', () => {
       sensitive: false,
       link: '/users/settings/ssh',
       title: 'SSH key about to expire',
-      body: `The SSH public key "deploy" expires on ${ymd(expiry)}.`,
+      body: `The SSH key "deploy" expires on ${ymd(expiry)}.`,
     });
     await at(expiry - 12 * HOUR, 3);
     expect((await of('deploy')).map((m) => m.type)).toEqual(['ssh-key.expiring', 'ssh-key.expiring']);
@@ -254,14 +254,14 @@ describe('licence expiry messages', () => {
     return s.signIn('olga', 'otto', 'pete');
   };
   const of = async (c: Client, org: string) =>
-    (await inbox(c, 'org.licence-expiring')).filter((m) => m.body.includes(`licence of ${org} `));
+    (await inbox(c, 'org.licence-expiring')).filter((m) => m.body.includes(`license of ${org} `));
 
   it('30, 7 and 1 days before, to the organisation’s admins only, once each; after downtime the latest stage', async () => {
     let c = await at(t0);
     expect(await of(c.olga, 'Lic')).toEqual([]);
     c = await at(expiry - 29 * DAY, 3);
     const [m] = await of(c.olga, 'Lic');
-    expect(m).toMatchObject({ app: 'organization', sensitive: false, title: 'Licence about to expire' });
+    expect(m).toMatchObject({ app: 'organization', sensitive: false, title: 'License about to expire' });
     expect(m.body).toContain(`valid through ${ymd(expiry - 1)}`);
     expect(await of(c.olga, 'Lic')).toHaveLength(1);
     expect(await of(c.otto, 'Lic')).toHaveLength(1);

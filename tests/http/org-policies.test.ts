@@ -142,7 +142,7 @@ describe('organisation policies behind a trusted proxy (TRUST_PROXY=127.0.0.1)',
       body: {},
       headers: { 'x-tenant-id': walled, 'accept-language': 'en' },
     });
-    expect(en.json.message).toBe("The organization's licence has expired; contact the administrator to renew it.");
+    expect(en.json.message).toBe("The organization's license has expired; contact the administrator to renew it.");
     expect((await search(undefined, open)).status).toBe(200);
     await setLicenceExpiry(s.ctx, 'Walled', 'none');
     expect((await search()).status).toBe(200);
@@ -159,7 +159,7 @@ describe('organisation policies behind a trusted proxy (TRUST_PROXY=127.0.0.1)',
       body: {},
       headers: { 'x-tenant-id': walled, 'accept-language': 'zh-CN' },
     });
-    expect(zh.json.message).toBe('该组织的订单已过期，请在控制台续费后继续使用。');
+    expect(zh.json.message).toBe('该企业的订单已过期，请在控制台续费后继续使用。');
     await setOrderExpiry(s.ctx, 'Walled', 'none');
     expect((await search()).status).toBe(200);
   });

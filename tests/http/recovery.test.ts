@@ -196,7 +196,7 @@ describe('password recovery', () => {
         expect([none.status, none.json.code, none.json.message]).toEqual([
           400,
           'AccountNoEmail',
-          'No e-mail is bound to this account. Please contact the administrator.',
+          'This account has no email address. Please contact the administrator.',
         ]);
       }
     }
@@ -249,7 +249,7 @@ describe('password recovery', () => {
     expect(all.filter((a) => a.status === 200)).toHaveLength(1);
     const limited = all.filter((a) => a.status === 429);
     expect(limited.map((a) => a.json.code)).toEqual(Array(49).fill('RecoveryMailTooFrequent'));
-    expect(limited[0].json.message).toBe('Too many e-mails. Please try again in one minute.');
+    expect(limited[0].json.message).toBe('Too many emails. Please try again in one minute.');
     for (const a of limited) expect(a.headers.get('retry-after')).toBe('60');
     await mailTo(to, since);
     expect(mailsTo(to, since)).toHaveLength(1);
@@ -489,7 +489,7 @@ describe('password recovery without a mail service', () => {
     expect([a.status, a.json.code, a.json.message]).toEqual([
       400,
       'MailServiceNotConfigured',
-      'The e-mail service is not configured for the enterprise.',
+      'The email service is not configured for the enterprise.',
     ]);
   });
 });

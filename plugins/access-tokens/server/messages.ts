@@ -3,15 +3,15 @@ import { defineServerMessages } from '../../../server/i18n/index';
 /** Error codes of personal access token management, in both languages the service answers in. */
 export const messages = defineServerMessages({
   en_US: {
-    AccessTokenNotFound: 'The access token does not exist.',
+    AccessTokenNotFound: 'The personal access token does not exist.',
     AccessTokenNameRequired: 'Please enter a name.',
     AccessTokenDescriptionRequired: 'Please enter a description (1 to 200 characters).',
-    AccessTokenExpired: 'The access token has expired and can no longer be edited; create a new one.',
-    AccessTokenExpiryInvalid: 'The expiration time must be a valid time later than now.',
+    AccessTokenExpired: 'The personal access token has expired and can no longer be edited; create a new one.',
+    AccessTokenExpiryInvalid: 'The expiration date must be a valid date in the future.',
     AccessTokenScopeRequired: 'Select at least one scope.',
-    AccessTokenScopeUnknown: 'Unknown access token scope "{scope}".',
+    AccessTokenScopeUnknown: 'Unknown personal access token scope "{scope}".',
     AccessTokenScopeReadOnly: 'The scope "{scope}" can only be granted read-only.',
-    AccessTokenLimitReached: 'You can hold at most {max} access tokens; delete unused ones first.',
+    AccessTokenLimitReached: 'You can hold at most {max} personal access tokens; delete unused ones first.',
   },
   zh_CN: {
     AccessTokenNotFound: '访问令牌不存在。',

@@ -12,8 +12,8 @@ export const messages = defineServerMessages({
     DirectoryUnavailable: 'The directory cannot be reached. Please try again later.',
     DirectoryAccountConflict:
       'An account with this name already exists and is not linked to the directory. Sign in with its password.',
-    PendingBindNotFound: 'No third-party account is waiting to be bound in this browser, or the wait has expired.',
-    ThirdPartyAccountBoundToOther: 'This third-party account is already bound to another account.',
+    PendingBindNotFound: 'No third-party account is waiting to be linked in this browser, or the wait has expired.',
+    ThirdPartyAccountBoundToOther: 'This third-party account is already linked to another account.',
   },
   zh_CN: {
     AccountOrPasswordIncorrect: '账号或密码错误。',

@@ -94,7 +94,7 @@ export const MESSAGE_KINDS: Kinds = {
     text: {
       en_US: (e) => ({
         title: 'SSH key added',
-        body: `The SSH public key "${e.name}" (${e.fingerprint}) was added to your account. If it was not you, delete it and change your password.`,
+        body: `The SSH key "${e.name}" (${e.fingerprint}) was added to your account. If it was not you, delete it and change your password.`,
       }),
       zh_CN: (e) => ({
         title: '已添加 SSH 公钥',
@@ -109,7 +109,7 @@ export const MESSAGE_KINDS: Kinds = {
     text: {
       en_US: (e) => ({
         title: 'SSH key about to expire',
-        body: `The SSH public key "${e.name}" expires on ${day(e.expiresAt)}.`,
+        body: `The SSH key "${e.name}" expires on ${day(e.expiresAt)}.`,
       }),
       zh_CN: (e) => ({ title: 'SSH 公钥即将过期', body: `SSH 公钥“${e.name}”将于 ${day(e.expiresAt)} 过期。` }),
     },
@@ -121,7 +121,7 @@ export const MESSAGE_KINDS: Kinds = {
     text: {
       en_US: (e) => ({
         title: 'SSH key expired',
-        body: `The SSH public key "${e.name}" expired on ${day(e.expiresAt)}; code hosting no longer accepts it.`,
+        body: `The SSH key "${e.name}" expired on ${day(e.expiresAt)}; code hosting no longer accepts it.`,
       }),
       zh_CN: (e) => ({
         title: 'SSH 公钥已过期',
@@ -165,7 +165,7 @@ export const MESSAGE_KINDS: Kinds = {
     kept: true,
     link: PROFILE,
     text: {
-      en_US: (e) => ({ title: 'E-mail bound', body: `The e-mail ${e.email} was bound to your account.` }),
+      en_US: (e) => ({ title: 'Email added', body: `The email address ${e.email} was added to your account.` }),
       zh_CN: (e) => ({ title: '已绑定邮箱', body: `邮箱 ${e.email} 已绑定到你的账号。` }),
     },
   },
@@ -175,7 +175,7 @@ export const MESSAGE_KINDS: Kinds = {
     kept: true,
     link: PROFILE,
     text: {
-      en_US: (e) => ({ title: 'E-mail changed', body: `Your account's e-mail was changed to ${e.email}.` }),
+      en_US: (e) => ({ title: 'Email changed', body: `Your account's email address was changed to ${e.email}.` }),
       zh_CN: (e) => ({ title: '邮箱已修改', body: `你的账号邮箱已修改为 ${e.email}。` }),
     },
   },
@@ -186,8 +186,8 @@ export const MESSAGE_KINDS: Kinds = {
     link: PROFILE,
     text: {
       en_US: (e) => ({
-        title: 'E-mail unbound',
-        body: `The e-mail ${e.email} was unbound from your account; it no longer receives notification mail.`,
+        title: 'Email removed',
+        body: `The email address ${e.email} was removed from your account; it no longer receives notification emails.`,
       }),
       zh_CN: (e) => ({ title: '已解绑邮箱', body: `邮箱 ${e.email} 已从你的账号解绑，将不再接收通知邮件。` }),
     },
@@ -283,11 +283,11 @@ export const MESSAGE_KINDS: Kinds = {
     link: null,
     text: {
       en_US: (e) => ({
-        title: 'Licence about to expire',
-        body: `The licence of ${e.org} is valid through ${lastDay(e.expiresAt)}. Renew it before then, or members can no longer work in it.`,
+        title: 'License about to expire',
+        body: `The license of ${e.org} is valid through ${lastDay(e.expiresAt)}. Renew it before then, or members can no longer work in it.`,
       }),
       zh_CN: (e) => ({
-        title: '许可证即将到期',
+        title: '许可证即将过期',
         body: `企业 ${e.org} 的许可证有效期至 ${lastDay(e.expiresAt)}，请在此之前续期，否则成员将无法继续使用。`,
       }),
     },

@@ -7,7 +7,7 @@ export const messages = defineServerMessages({
     PackagesCredentialPasswordUnset: 'No artifact repository password has been set yet.',
   },
   zh_CN: {
-    PackagesNotInstalled: '当前组织未开通制品仓库。',
+    PackagesNotInstalled: '当前企业未开通制品仓库。',
     PackagesCredentialPasswordUnset: '尚未设置制品仓库密码。',
   },
 });

@@ -123,9 +123,9 @@ const MAIL_TEXT: Record<ServerLocale, { subject: string; body: (link: string) =>
       `你好，\n\n请在 24 小时内打开以下链接，激活你的通知邮箱：\n${link}\n\n如果这不是你本人的操作，请忽略本邮件。`,
   },
   en_US: {
-    subject: 'Activate your notification e-mail',
+    subject: 'Activate your notification email',
     body: (link) =>
-      `Hello,\n\nOpen this link within 24 hours to activate your notification e-mail:\n${link}\n\nIf you did not ask for this, ignore this mail.`,
+      `Hello,\n\nOpen this link within 24 hours to activate your notification email:\n${link}\n\nIf you did not ask for this, ignore this email.`,
   },
 };
 
@@ -217,9 +217,9 @@ const CODE_TEXT: Record<ServerLocale, { subject: string; body: (code: string) =>
       `你好，\n\n你正在修改账号的通知邮箱，验证码为：${code}\n10 分钟内有效。\n\n如果这不是你本人的操作，请不要把验证码告诉任何人，并联系管理员。`,
   },
   en_US: {
-    subject: 'Your code to change the e-mail',
+    subject: 'Your code to change the email',
     body: (code) =>
-      `Hello,\n\nYou are changing the notification e-mail of your account. Your code is: ${code}\nIt is valid for 10 minutes.\n\nIf this was not you, give the code to nobody and contact your administrator.`,
+      `Hello,\n\nYou are changing the notification email of your account. Your code is: ${code}\nIt is valid for 10 minutes.\n\nIf this was not you, give the code to nobody and contact your administrator.`,
   },
 };
 
@@ -230,9 +230,9 @@ const NOTICE_TEXT: Record<ServerLocale, { subject: string; body: (to: string | n
       `你好，\n\n你账号的通知邮箱${to ? `已修改为 ${to}` : '已解绑'}，此地址将不再接收通知邮件。\n\n如果这不是你本人的操作，请立即修改密码并联系管理员。`,
   },
   en_US: {
-    subject: 'The e-mail of your account was changed',
+    subject: 'The email of your account was changed',
     body: (to) =>
-      `Hello,\n\nThe notification e-mail of your account ${to ? `was changed to ${to}` : 'was removed'}; this address no longer receives notification mail.\n\nIf this was not you, change your password at once and contact your administrator.`,
+      `Hello,\n\nThe notification email of your account ${to ? `was changed to ${to}` : 'was removed'}; this address no longer receives notification emails.\n\nIf this was not you, change your password at once and contact your administrator.`,
   },
 };
 

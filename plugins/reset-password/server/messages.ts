@@ -6,8 +6,8 @@ export const messages = defineServerMessages({
     RecoveryPageInvalid: 'This page is no longer valid. Please verify again.',
     VerificationCodeIncorrect: 'The verification code is incorrect ({remaining} tries left).',
     VerificationCodeExhausted: 'Verification code incorrect. Please get a new one.',
-    RecoveryMailTooFrequent: 'Too many e-mails. Please try again in one minute.',
-    RecoveryMailFailed: 'The verification e-mail could not be sent. Please try again.',
+    RecoveryMailTooFrequent: 'Too many emails. Please try again in one minute.',
+    RecoveryMailFailed: 'The verification email could not be sent. Please try again.',
   },
   zh_CN: {
     RecoveryPageInvalid: '页面已失效，请重新验证。',

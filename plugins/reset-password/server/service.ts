@@ -48,7 +48,7 @@ const MAILS: Record<
   en_US: {
     codeSubject: 'Your password recovery code',
     code: (c, min) =>
-      `Hello,\n\nYour password recovery code is: ${c}\n\nIt is valid for ${min} minutes and can be used once. If you did not ask for it, ignore this mail; your password stays as it is.`,
+      `Hello,\n\nYour password recovery code is: ${c}\n\nIt is valid for ${min} minutes and can be used once. If you did not ask for it, ignore this email; your password stays as it is.`,
     changed: [
       'Your password was changed',
       'Hello,\n\nThe password of your account was just changed through password recovery, and every signed-in session was ended.\n\nIf this was not you, contact your administrator at once.',

@@ -8,7 +8,7 @@ export const messages = defineServerMessages({
     MembersLookupTooMany: 'At most {max} users can be looked up at once.',
   },
   zh_CN: {
-    AppNotFound: '该组织未安装此应用。',
+    AppNotFound: '该企业未安装此应用。',
     HelpLinkNotFound: '帮助链接不存在。',
     MembersLookupTooMany: '一次最多查询 {max} 个用户。',
   },
