@@ -1,6 +1,14 @@
+import { AppLayout } from './AppLayout';
 import { ErrorPage } from './errors/ErrorPage';
 
-/** The fallback for any unknown path. */
+/**
+ * The page of any unknown path (the service answers it with 404): the not-found page in the product frame, so a
+ * signed-in member keeps the top bar (organisation, apps, bell) and a visitor sees the edition's brand and language.
+ */
 export default function NotFoundPage() {
-  return <ErrorPage type="404" />;
+  return (
+    <AppLayout>
+      <ErrorPage type="404" />
+    </AppLayout>
+  );
 }

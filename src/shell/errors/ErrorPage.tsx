@@ -3,6 +3,7 @@ import type { ResultStatusType } from 'antd/es/result';
 import { FormattedMessage } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
 import { switchOrganizationUrl } from '../links';
+import { ErrorIllustration, isIllustrated } from './ErrorIllustration';
 
 /** Every error page the product shows, by the `type` the service or a guard redirects with. */
 export const ERROR_PAGES = {
@@ -78,7 +79,12 @@ export function ErrorPage({ type }: { type?: ErrorPageType }) {
   const chooser = !!kind && ORGANIZATION_PAGES.has(kind);
   return (
     <Result
-      status={page.status}
+      // 404, 403 and 500 show our drawing in the theme's colours (antd's keeps a fixed blue).
+      {...(isIllustrated(page.status)
+        ? { status: 'info', icon: <ErrorIllustration status={page.status} /> }
+        : { status: page.status })}
+      data-testid="error-page"
+      data-status={page.status}
       title={
         <h1 style={{ font: 'inherit', margin: 0 }}>
           <FormattedMessage id={page.title} />
