@@ -1,8 +1,10 @@
-import { Button, Empty, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Empty, Popconfirm, Space, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { observer } from 'mobx-react-lite';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { formatDateTime } from '../../../src/core/i18n/format';
+import { ResponsiveTable } from '../../../src/core/ui/ResponsiveTable';
+import { Truncated } from '../../../src/core/ui/Truncated';
 import type { AccessToken } from '../contract';
 import { tokenState } from '../expiry';
 import { PAGE_SIZE_OPTIONS, type AccessTokensStore } from '../store';
@@ -18,7 +20,10 @@ export interface TokenTableProps {
 
 const SHOWN_SCOPES = 2;
 
-/** The list: name and state, scopes, created, expires, last used, and edit/delete per token. */
+/**
+ * The list: name and state, scopes, created, expires, last used, and edit/delete per token. A long name or
+ * description is cut to one line (whole on hover and focus); on a narrow window each token is a card.
+ */
 export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit, onDelete }: TokenTableProps) {
   const intl = useIntl();
   const now = Date.now();
@@ -29,9 +34,9 @@ export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit
       render: (_, t) => {
         const state = t.expired ? 'expired' : tokenState(t.expires_at, now);
         return (
-          <Space orientation="vertical" size={2}>
-            <Space size={6} wrap>
-              <Typography.Text strong>{t.name}</Typography.Text>
+          <Space orientation="vertical" size={2} style={{ maxWidth: '100%' }}>
+            <Space size={6} wrap style={{ maxWidth: '100%' }}>
+              <Truncated text={t.name} strong maxWidth="min(320px, 100%)" data-testid="token-name" />
               {state === 'expired' && (
                 <Tag color="error" data-testid="token-expired">
                   <FormattedMessage id="access-tokens.list.expired" />
@@ -43,9 +48,7 @@ export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit
                 </Tag>
               )}
             </Space>
-            {t.description && (
-              <Typography.Text style={{ fontSize: 12, color: MUTED_COLOR }}>{t.description}</Typography.Text>
-            )}
+            {t.description && <Truncated text={t.description} secondary maxWidth="min(320px, 100%)" />}
           </Space>
         );
       },
@@ -131,7 +134,8 @@ export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit
   ];
 
   return (
-    <Table<AccessToken>
+    <ResponsiveTable<AccessToken>
+      data-testid="token-card"
       rowKey="token_id"
       columns={columns}
       dataSource={store.list}

@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Alert, Button, Empty, message, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Empty, message, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
@@ -9,6 +9,8 @@ import { formatDateTime } from '../../../src/core/i18n/format';
 import { failureText, type Failure } from '../../../src/core/stores/failure';
 import { useStore } from '../../../src/core/stores/root';
 import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
+import { ResponsiveTable } from '../../../src/core/ui/ResponsiveTable';
+import { Truncated } from '../../../src/core/ui/Truncated';
 import type { SshKey, SshKeyCreateBody } from '../contract';
 
 /** The add/edit dialog, loaded when it first opens (src/core/ui/lazyOverlay.tsx). */
@@ -16,7 +18,10 @@ const SshKeyDialog = lazyOverlay(() =>
   import(/* webpackChunkName: "plugin-ssh-keys-form" */ '../components/SshKeyDialog').then((m) => m.SshKeyDialog),
 );
 
-/** SSH public keys: add button, count, list (fingerprint as ssh-keygen prints it), dialogs, delete. */
+/**
+ * SSH public keys: add button, count, list (fingerprint as ssh-keygen prints it; a card per key on a narrow window),
+ * dialogs, delete.
+ */
 const SshKeysView = observer(function SshKeysView() {
   const sshKeys = useStore('sshKeys');
   const intl = useIntl();
@@ -60,8 +65,8 @@ const SshKeysView = observer(function SshKeysView() {
       title: t('ssh-keys.column.name'),
       dataIndex: 'name',
       render: (name: string, k) => (
-        <Space size={4} wrap>
-          <Typography.Text strong>{name}</Typography.Text>
+        <Space size={4} wrap style={{ maxWidth: '100%' }}>
+          <Truncated text={name} strong maxWidth="min(240px, 100%)" data-testid="ssh-key-name" />
           {k.expired && (
             <Tag color="error" data-testid="ssh-key-expired">
               <FormattedMessage id="ssh-keys.expired" />
@@ -74,7 +79,12 @@ const SshKeysView = observer(function SshKeysView() {
       title: t('ssh-keys.column.fingerprint'),
       dataIndex: 'fingerprint',
       render: (f: string) => (
-        <Typography.Text code copyable={{ text: f }} style={{ fontSize: 12 }} data-testid="ssh-key-fingerprint">
+        <Typography.Text
+          code
+          copyable={{ text: f }}
+          style={{ fontSize: 12, overflowWrap: 'anywhere' }}
+          data-testid="ssh-key-fingerprint"
+        >
           {f}
         </Typography.Text>
       ),
@@ -157,7 +167,8 @@ const SshKeysView = observer(function SshKeysView() {
               <FormattedMessage id="ssh-keys.page.count" values={{ count: sshKeys.keys.length }} />
             </Typography.Text>
           )}
-          <Table<SshKey>
+          <ResponsiveTable<SshKey>
+            data-testid="ssh-key-card"
             rowKey="id"
             size="middle"
             style={{ marginTop: 12 }}
