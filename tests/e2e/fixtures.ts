@@ -76,6 +76,12 @@ export const EXPECTED_CONSOLE_ERRORS: readonly ExpectedConsoleError[] = [
     why: 'the entry guard is opened for an app the organisation has not installed',
   },
   {
+    path: /^\/(users\/no[-/]such[-/]page|docs\/)$/,
+    status: 404,
+    specs: ['shell.spec.ts'],
+    why: 'unknown paths are opened on purpose: the document answers 404 and shows the not-found page',
+  },
+  {
     path: /^\/codeup\/$/,
     status: 404,
     specs: ['organizations.spec.ts'],
@@ -184,6 +190,8 @@ export const E2E_USERS = {
   recoverStale: { username: 'recover-stale', name: 'Stale User', password: 'Stale@pass1', email: 'stale@example.com' },
   /** Fails twice at sign-in, then needs the slider. */
   captcha: { username: 'captcha', name: 'Captcha User', password: 'Captcha@pass1' },
+  /** Walks every page at phone to desktop widths, with a long-named token and an SSH key (responsive.spec.ts). */
+  responsive: { username: 'responsive', name: 'Responsive User', password: 'Responsive@pass1' },
 } as const;
 
 /**

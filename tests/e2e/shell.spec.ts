@@ -28,9 +28,17 @@ test('signs in through the login page and shows the edition’s settings shell',
   await page.goto('/users/settings/packagesCredential');
   await expect(page).toHaveURL(/\/users\/settings\/profile$/);
 
-  // Any unknown path shows the fallback page.
-  await page.goto('/users/no/such/page');
-  await expect(page.getByText(zh ? '页面不存在' : 'Page not found', { exact: true })).toBeVisible();
+  // Any unknown path, under /users/ or elsewhere (a relative help link), is a 404 showing the not-found page in the
+  // frame: the top bar with the account stays.
+  for (const path of ['/users/no/such/page', '/docs/']) {
+    const res = await page.goto(path);
+    expect(res!.status(), path).toBe(404);
+    await expect(page.getByRole('heading', { level: 1, name: zh ? '页面不存在' : 'Page not found' })).toBeVisible();
+    await expect(page.locator('header.shell-top-bar')).toBeVisible();
+    // The account's menu (its avatar): only a signed-in member's bar has it.
+    await expect(page.locator('header.shell-top-bar .ant-avatar')).toBeVisible();
+    await expect(page.getByTestId('error-illustration')).toBeVisible();
+  }
 });
 
 test('the side bar closes below 1280 px and can be toggled', async ({ page }) => {
@@ -121,6 +129,10 @@ test('the shell (header, menu, footer, error page) has no axe violations in the 
   await page.goto('/users/errors?type=ip-restricted');
   await expect(page.locator('.ant-result-title')).toBeVisible();
   await expectNoAxeViolations(page, []);
+  // The not-found page in the frame, its drawing in the edition's colours.
+  await page.goto('/users/no-such-page');
+  await expect(page.getByTestId('error-illustration')).toBeVisible();
+  await expectNoAxeViolations(page, []);
 });
 
 test('each page names in its document exactly the lazy files its first render loads, each fetched once', async ({
@@ -165,4 +177,5 @@ test('each page names in its document exactly the lazy files its first render lo
   await check('/users/login', false);
   for (const key of menus[edition] ?? menus.default) await check(`/users/settings/${key}`, true);
   await check('/users/notifications', true);
+  await check('/users/no-such-page', true);
 });
