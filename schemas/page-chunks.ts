@@ -16,6 +16,8 @@ export interface PageChunks {
   routes: { path: string; files: string[]; firstScreen?: boolean }[];
   /** Each settings section (its sidebar key) with its files, added to `settings` on that section's page. */
   sections: Record<string, string[]>;
+  /** The sections whose first screen the service renders (for a signed-in visitor). */
+  firstScreenSections?: string[];
   /** The not-found page (an unknown path): the page and the header items. Absent in a list of an older build. */
   notFound?: string[];
 }

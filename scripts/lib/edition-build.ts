@@ -75,7 +75,7 @@ export async function readPluginPages(
   return {
     id,
     routes: (def.routes ?? []).map((r) => pick(r, ['path', 'frame', 'chunks', 'firstScreen'])),
-    sections: (def.settingsSections ?? []).map((s) => pick(s, ['key', 'chunks'])),
+    sections: (def.settingsSections ?? []).map((s) => pick(s, ['key', 'chunks', 'firstScreen'])),
     headerItems: (def.headerItems ?? []).map((h) => pick(h, ['chunks'])),
   };
 }

@@ -27,7 +27,10 @@ describe('pageChunks', () => {
           firstScreen: true,
         },
       ],
-      sections: [{ key: 'pp', chunks: ['plugin-p', 'plugin-p-store'] }],
+      sections: [
+        { key: 'pp', chunks: ['plugin-p', 'plugin-p-store'] },
+        { key: 'painted', chunks: ['plugin-p'], firstScreen: true },
+      ],
       headerItems: [{ chunks: ['bell'] }],
     };
     const chunks = pageChunks([p], groups);
@@ -48,7 +51,11 @@ describe('pageChunks', () => {
         firstScreen: true,
       },
     ]);
-    expect(chunks.sections).toEqual({ pp: ['/a/vendor.js', '/a/p.js', '/a/p.css', '/a/store.js'] });
+    expect(chunks.sections).toEqual({
+      pp: ['/a/vendor.js', '/a/p.js', '/a/p.css', '/a/store.js'],
+      painted: ['/a/vendor.js', '/a/p.js', '/a/p.css'],
+    });
+    expect(chunks.firstScreenSections).toEqual(['painted']);
     // An unknown path's page: the shell's not-found page with the header items (a signed-in visitor sees the frame).
     expect(chunks.notFound).toEqual(['/a/vendor.js', '/a/not-found.js', '/a/bell.js']);
   });

@@ -10,7 +10,7 @@ import type { PageChunks } from '../../schemas/page-chunks';
 export interface PluginPages {
   id: string;
   routes: { path: string; frame?: 'app' | 'bare'; chunks?: string[]; firstScreen?: boolean }[];
-  sections: { key: string; chunks?: string[] }[];
+  sections: { key: string; chunks?: string[]; firstScreen?: boolean }[];
   headerItems: { chunks?: string[] }[];
 }
 
@@ -55,6 +55,7 @@ export function pageChunks(plugins: PluginPages[], groups: Record<string, string
       })),
     ),
     sections: Object.fromEntries(plugins.flatMap((p) => p.sections.map((s) => [s.key, files(...(s.chunks ?? []))]))),
+    firstScreenSections: plugins.flatMap((p) => p.sections.filter((s) => s.firstScreen).map((s) => s.key)),
     notFound: files('shell-not-found', ...header),
   };
 }

@@ -13,7 +13,8 @@ const chunks: PageChunks = {
     { path: '/users/login', files: ['/s/login.js', '/s/login.css'], firstScreen: true },
     { path: '/users/switch/:organizationId/app-entry', files: ['/s/entry.js'] },
   ],
-  sections: { profile: ['/s/vendor.js', '/s/profile.js'] },
+  sections: { profile: ['/s/vendor.js', '/s/profile.js'], tokens: ['/s/tokens.js'] },
+  firstScreenSections: ['tokens'],
   notFound: ['/s/not-found.js'],
 };
 
@@ -79,6 +80,9 @@ describe('servedPage', () => {
     expect(servedPage(chunks, '/users/login', 'zh_CN', false).firstScreen).toBe(true);
     expect(servedPage(chunks, '/users/switch/o/app-entry', 'zh_CN', true).firstScreen).toBe(false);
     expect(servedPage(chunks, '/users/settings/profile', 'zh_CN', true).firstScreen).toBe(false);
+    // A section that declares it is rendered for a signed-in visitor only (without a session it redirects).
+    expect(servedPage(chunks, '/users/settings/tokens', 'zh_CN', true).firstScreen).toBe(true);
+    expect(servedPage(chunks, '/users/settings/tokens', 'zh_CN', false).firstScreen).toBe(false);
   });
 });
 

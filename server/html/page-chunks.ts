@@ -26,6 +26,7 @@ export function servedPage(chunks: PageChunks, pathname: string, locale: string,
   if (key !== undefined) {
     const own = Object.hasOwn(chunks.sections, key) ? chunks.sections[key] : undefined;
     if (signedIn && own) files.push(...chunks.settings, ...own);
+    firstScreen = signedIn && !!own && !!chunks.firstScreenSections?.includes(key);
   } else if (!CORE_PAGES.includes(pathname)) {
     const route = chunks.routes.find((r) => matchPath(r.path, pathname));
     if (route) files.push(...route.files);

@@ -16,6 +16,12 @@ export type PageLoader = () => Promise<{ default: ComponentType }>;
  */
 export interface PageDeclaration {
   chunks?: string[];
+  /**
+   * The service renders this page's first screen (React on the service, hydrated in the browser), so it paints with
+   * the document instead of after the scripts. Its render must need only the page configuration (its bootstrap and
+   * page data), and must not depend on the window or the browser's clock: times render through `LocalTime`.
+   */
+  firstScreen?: boolean;
 }
 
 /** An entry of the settings sidebar, shown under `/users/settings/:key`. */
@@ -42,11 +48,6 @@ export interface PluginRoute extends PageDeclaration {
   auth?: string[];
   /** `app` (default) wraps the page in the product frame; `bare` shows it alone (sign-in, landing pages). */
   frame?: 'app' | 'bare';
-  /**
-   * The service renders this page's first screen (React on the service, hydrated in the browser): for the pages a
-   * signed-out visitor opens first, whose render needs only the page configuration.
-   */
-  firstScreen?: boolean;
 }
 
 /**
