@@ -10,6 +10,12 @@ vpc.brand.color ??= '#006AD4';
 vpc.features = { legacyTokens: false, privateDeployment: false, ...vpc.features };
 
 /** HTTP test files that belong to the security suite: the lockout burst, the redirect corpus, the captcha. */
+/**
+ * Tests that time a burst (an answer time is part of what they assert): they run alone, one file at a time after the
+ * other suites (npm run test:security), so no other test file shares the cores with them.
+ */
+const TIMED_TESTS = ['tests/http/avatar-uploads.test.ts'];
+
 const SECURITY_HTTP_TESTS = [
   'tests/http/lockout.test.ts',
   'tests/http/redirects.test.ts',
@@ -49,7 +55,7 @@ export default defineConfig({
             'tests/http/**/*.test.ts',
           ],
           // The attacker's suites run in the security project (npm run test:security), on both databases.
-          exclude: SECURITY_HTTP_TESTS,
+          exclude: [...SECURITY_HTTP_TESTS, ...TIMED_TESTS],
           testTimeout: 30000,
           hookTimeout: 60000,
         },
@@ -62,6 +68,17 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/security/**/*.test.ts', ...SECURITY_HTTP_TESTS],
           testTimeout: 300000,
+          hookTimeout: 60000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'timed',
+          environment: 'node',
+          include: TIMED_TESTS,
+          fileParallelism: false,
+          testTimeout: 60000,
           hookTimeout: 60000,
         },
       },
