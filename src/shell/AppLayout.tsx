@@ -45,6 +45,12 @@ export function AppLayout({ sider, siderLabel, children }: AppLayoutProps) {
             closable={{ placement: 'end' }}
             aria-label={siderLabel}
             data-testid="shell-sider-drawer"
+            // In the page rather than at the end of the body: antd's focus lock brings the focus back when it lands
+            // outside the drawer, which Tab past a drawer at the very end would not do (it leaves the document). An
+            // in-page drawer does not lock by default: `trap` asks for it.
+            getContainer={false}
+            focusable={{ trap: true }}
+            rootStyle={{ position: 'fixed' }}
             styles={{ body: { padding: 0 }, header: { padding: '8px 12px', borderBottom: 'none' } }}
           >
             {sider}

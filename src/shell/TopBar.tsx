@@ -93,7 +93,7 @@ export const TopBar = observer(function TopBar({ headerItems: given }: TopBarPro
       style={{
         display: 'flex',
         alignItems: 'center',
-        gap: 8,
+        gap: 'var(--shell-bar-gap, 8px)',
         height: 56,
         padding: '0 var(--shell-bar-padding, 16px)',
         borderBottom: '1px solid rgba(5, 5, 5, 0.06)',

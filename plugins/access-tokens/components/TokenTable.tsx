@@ -4,6 +4,7 @@ import { observer } from 'mobx-react-lite';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { formatDateTime } from '../../../src/core/i18n/format';
 import { ResponsiveTable } from '../../../src/core/ui/ResponsiveTable';
+import { useNarrowLayout } from '../../../src/core/ui/responsive';
 import { Truncated } from '../../../src/core/ui/Truncated';
 import type { AccessToken } from '../contract';
 import { tokenState } from '../expiry';
@@ -27,6 +28,8 @@ const SHOWN_SCOPES = 2;
 export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit, onDelete }: TokenTableProps) {
   const intl = useIntl();
   const now = Date.now();
+  // In the table a long name gives way to the other columns; in a card it has the card's width.
+  const textWidth = useNarrowLayout() ? '100%' : 200;
   const columns: ColumnsType<AccessToken> = [
     {
       key: 'name',
@@ -34,9 +37,9 @@ export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit
       render: (_, t) => {
         const state = t.expired ? 'expired' : tokenState(t.expires_at, now);
         return (
-          <Space orientation="vertical" size={2} style={{ maxWidth: '100%' }}>
-            <Space size={6} wrap style={{ maxWidth: '100%' }}>
-              <Truncated text={t.name} strong maxWidth="min(320px, 100%)" data-testid="token-name" />
+          <div style={{ display: 'grid', gap: 2, minWidth: 0 }}>
+            <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 6, minWidth: 0 }}>
+              <Truncated text={t.name} strong maxWidth={textWidth} data-testid="token-name" />
               {state === 'expired' && (
                 <Tag color="error" data-testid="token-expired">
                   <FormattedMessage id="access-tokens.list.expired" />
@@ -47,9 +50,9 @@ export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit
                   <FormattedMessage id="access-tokens.list.expiring" />
                 </Tag>
               )}
-            </Space>
-            {t.description && <Truncated text={t.description} secondary maxWidth="min(320px, 100%)" />}
-          </Space>
+            </div>
+            {t.description && <Truncated text={t.description} secondary maxWidth={textWidth} />}
+          </div>
         );
       },
     },
@@ -57,7 +60,7 @@ export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit
       key: 'scopes',
       title: <FormattedMessage id="access-tokens.list.scopes" />,
       render: (_, t) => (
-        <Space size={[4, 4]} wrap style={{ maxWidth: 260 }}>
+        <Space size={[4, 4]} wrap style={{ maxWidth: 200 }}>
           {t.token_scopes.slice(0, SHOWN_SCOPES).map((s) => (
             <Tag key={s} style={{ marginInlineEnd: 0 }}>
               {s}
@@ -137,6 +140,7 @@ export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit
     <ResponsiveTable<AccessToken>
       data-testid="token-card"
       rowKey="token_id"
+      size="middle"
       columns={columns}
       dataSource={store.list}
       loading={store.loading}

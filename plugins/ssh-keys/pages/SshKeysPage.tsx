@@ -10,6 +10,7 @@ import { failureText, type Failure } from '../../../src/core/stores/failure';
 import { useStore } from '../../../src/core/stores/root';
 import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
 import { ResponsiveTable } from '../../../src/core/ui/ResponsiveTable';
+import { useNarrowLayout } from '../../../src/core/ui/responsive';
 import { Truncated } from '../../../src/core/ui/Truncated';
 import type { SshKey, SshKeyCreateBody } from '../contract';
 
@@ -27,6 +28,8 @@ const SshKeysView = observer(function SshKeysView() {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const [toast, toastHolder] = message.useMessage();
+  // In the table a long name gives way to the other columns; in a card it has the card's width.
+  const nameWidth = useNarrowLayout() ? '100%' : 240;
   // `seq` changes at each opening so the dialog mounts afresh (no stale values, no reset racing typing).
   const [dialog, setDialog] = useState<{ open: boolean; editing: SshKey | null; seq: number }>({
     open: false,
@@ -65,14 +68,14 @@ const SshKeysView = observer(function SshKeysView() {
       title: t('ssh-keys.column.name'),
       dataIndex: 'name',
       render: (name: string, k) => (
-        <Space size={4} wrap style={{ maxWidth: '100%' }}>
-          <Truncated text={name} strong maxWidth="min(240px, 100%)" data-testid="ssh-key-name" />
+        <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 4, minWidth: 0 }}>
+          <Truncated text={name} strong maxWidth={nameWidth} data-testid="ssh-key-name" />
           {k.expired && (
             <Tag color="error" data-testid="ssh-key-expired">
               <FormattedMessage id="ssh-keys.expired" />
             </Tag>
           )}
-        </Space>
+        </div>
       ),
     },
     {
