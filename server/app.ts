@@ -198,6 +198,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     captcha: new SliderCaptcha(database.db, clock),
     tokenAuth: null,
     signInMethods: null,
+    directoryPasswords: null,
     events: new EventBus(
       { db: database.db, clock },
       plugins.flatMap((p): EventReceiver[] => (p.onEvent ? [p.onEvent] : [])),
@@ -215,6 +216,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ctx.tokenAuth = p.provides.tokenAuth(ctx);
   }
   for (const p of plugins) if (p.provides?.signInMethods) ctx.signInMethods = p.provides.signInMethods(ctx);
+  for (const p of plugins) {
+    if (!p.provides?.directoryPasswords) continue;
+    if (ctx.directoryPasswords)
+      throw new Error(`plugin "${p.id}" provides directoryPasswords, but another mounted plugin already does`);
+    ctx.directoryPasswords = p.provides.directoryPasswords(ctx);
+  }
   app.decorate('ctx', ctx);
   // Expired sessions, puzzles, passes and limit windows are refused on use; this only keeps the tables small.
   // Usage logs older than their retention go too.

@@ -13,6 +13,7 @@ import type { UsersTable } from './db/schema';
 import type { SessionStore } from './auth/sessions';
 import type { LoginLockout } from './auth/lockout';
 import type { TokenAuthenticator } from './auth/tokens';
+import type { DirectoryPasswords } from './auth/directory-passwords';
 import type { RateLimiter } from './auth/rate-limit';
 import type { SliderCaptcha } from './services/captcha/slider';
 import type { EventBus } from './events';
@@ -44,6 +45,8 @@ export interface AppContext {
   tokenAuth: TokenAuthenticator | null;
   /** The sign-in methods a login page offers (directories, third-party), from the login slice; null without it. */
   signInMethods: ((req: FastifyRequest) => Promise<SignInMethods>) | null;
+  /** Directory accounts' passwords, judged by their directory (from the login slice); null without it. */
+  directoryPasswords: DirectoryPasswords | null;
   /** Account events (token created, password changed…) to the slices that receive them (the inbox). */
   events: EventBus;
   /** The mounted slices' first-render data of a page (`ServerPlugin.pageData`), by plugin id. */

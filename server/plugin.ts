@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Migration } from 'kysely';
 import type { AppContext } from './context';
 import type { TokenAuthenticator } from './auth/tokens';
+import type { DirectoryPasswords } from './auth/directory-passwords';
 import type { ServerLocale, ServerMessages } from './i18n/index';
 import type { CliCommand } from './cli/command';
 import type { EventReceiver } from './events';
@@ -14,6 +15,11 @@ export interface ServerProvides {
   tokenAuth?: (ctx: AppContext) => TokenAuthenticator;
   /** What the login page offers besides account and password (page config `signIn`; becomes `ctx.signInMethods`). */
   signInMethods?: (ctx: AppContext) => (req: FastifyRequest) => Promise<SignInMethods>;
+  /**
+   * Checks an account's password with the directory it signs in through (becomes `ctx.directoryPasswords`), so a
+   * slice asking for the current password (an e-mail change) can ask a directory account for its directory's.
+   */
+  directoryPasswords?: (ctx: AppContext) => DirectoryPasswords;
 }
 
 /**
