@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import type tls from 'node:tls';
-import { Client, Filter, FilterParser, InvalidCredentialsError, type Entry } from 'ldapts';
+import { AndFilter, Client, EqualityFilter, Filter, FilterParser, InvalidCredentialsError, type Entry } from 'ldapts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../../server/context';
@@ -334,12 +334,47 @@ export class DirectoryLookup {
   async find(login: string): Promise<DirectoryPerson | null> {
     // A filter never matches a value with NUL or other control characters; refuse them before asking.
     if (!login || [...login].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)) return null;
+    return this.searchOne(this.dir.base_dn, 'sub', personFilter(this.dir, login));
+  }
+
+  /**
+   * The person with a stable id as `find` reports it (a linked account's identity): objectGUID in hex, entryUUID,
+   * else the entry's DN; still under the configured filter, so a disabled person is not found. Null for none.
+   */
+  async findByStableId(stableId: string): Promise<DirectoryPerson | null> {
+    let person: DirectoryPerson | null;
+    if (/^[0-9a-f]{32}$/.test(stableId)) {
+      // AD's binary id as bytes (a filter string would carry them as UTF-8 text).
+      const filter = new AndFilter({
+        filters: [
+          FilterParser.parseString(this.dir.user_filter),
+          new EqualityFilter({ attribute: 'objectGUID', value: Buffer.from(stableId, 'hex') }),
+        ],
+      });
+      person = await this.searchOne(this.dir.base_dn, 'sub', filter);
+    } else if (/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(stableId)) {
+      person = await this.searchOne(this.dir.base_dn, 'sub', `(&${this.dir.user_filter}(entryUUID=${stableId}))`);
+    } else {
+      // Only entries under the configured base (where `find` found them) are looked up by DN.
+      if (!stableId.endsWith(this.dir.base_dn.toLowerCase())) return null;
+      person = await this.searchOne(stableId, 'base', this.dir.user_filter);
+    }
+    // The id the entry reports now must be the one linked (a DN reused by someone else is not them).
+    return person && person.stableId.toLowerCase() === stableId.toLowerCase() ? person : null;
+  }
+
+  /** The one entry a search finds (null for none, more than one, a missing base or an unusable entry). */
+  private async searchOne(
+    base: string,
+    scope: 'sub' | 'base',
+    filter: string | Filter,
+  ): Promise<DirectoryPerson | null> {
     const attrs = this.dir.attr_login.split(',');
     let entries: Entry[];
     try {
-      const r = await this.client.search(this.dir.base_dn, {
-        scope: 'sub',
-        filter: personFilter(this.dir, login),
+      const r = await this.client.search(base, {
+        scope,
+        filter,
         sizeLimit: 2,
         attributes: [
           ...attrs,
@@ -353,7 +388,10 @@ export class DirectoryLookup {
       });
       entries = r.searchEntries;
     } catch (e) {
-      if ((e as Error).name === 'SizeLimitExceededError') return null;
+      const name = (e as Error).name;
+      if (name === 'SizeLimitExceededError') return null;
+      // A base DN that is gone (a person removed, looked up by DN), or one that is not a DN at all.
+      if (scope === 'base' && (name === 'NoSuchObjectError' || name === 'InvalidDNSyntaxError')) return null;
       throw new DirectoryDownError(`search in ${this.dir.base_dn} failed: ${describeLdapError(e)}`, e);
     }
     if (entries.length !== 1) return null;

@@ -6,6 +6,7 @@ import { purgeDevices } from './devices';
 import { directoryCommands } from './cli-directory';
 import { oauthCommands } from './cli-oauth';
 import { signInMethods } from './methods';
+import { directoryPasswords } from './directory-passwords';
 import { findPendingBind, OAUTH_BIND_COOKIE, purgeOAuth } from './oauth';
 import * as m053 from './migrations/053-sign-in-devices';
 import * as m054 from './migrations/054-sign-in-sources';
@@ -27,7 +28,8 @@ export default defineServerPlugin({
   migrations: { '053-sign-in-devices': m053, '054-sign-in-sources': m054 },
   messages,
   cli: [...directoryCommands, ...oauthCommands],
-  provides: { signInMethods },
+  // A directory account's password, asked by other slices (an e-mail change) through `ctx.directoryPasswords`.
+  provides: { signInMethods, directoryPasswords },
   // The sign-in page reached from "not bound" shows the waiting third-party account in its first render.
   pageData: async (ctx, req, path) => {
     const ticket = req.cookies?.[OAUTH_BIND_COOKIE];
