@@ -10,10 +10,16 @@ import type {
   ProfileLanguage,
 } from './contract';
 
+/** How long an e-mail change proved with a directory password may take (the directory answers within 5 s). */
+const DIRECTORY_PROOF_TIMEOUT_MS = 10_000;
+
 /** Calls of the profile section, at the suite's paths; every call resolves to `[error, result]`. */
 export function profileApi(client: RequestClient) {
   // Callers explain a 4xx themselves; a response ≥ 500 (a failed mail send too) shows the central notice.
   const own = { handleUnauthorized: true } as const;
+  // A directory account's proof is judged by its directory, which may take up to 5 s before the service answers
+  // (DirectoryUnavailable); the client's 5 s default would cut that off as a network error.
+  const proving = (directory: boolean) => (directory ? { ...own, timeoutMs: DIRECTORY_PROOF_TIMEOUT_MS } : own);
   return {
     /** Whether the account has a password (the old one is asked only then) and its e-mail. */
     attributes: () => client.get<BindAttributes>('/users/ajax/v1/my/attributes:bind', undefined, own),
@@ -44,15 +50,18 @@ export function profileApi(client: RequestClient) {
     },
     /** Sets the avatar to an uploaded URL, or back to the default with null. */
     setAvatar: (avatar: string | null) => client.put<Me>('/individual/proxy/my/avatar', { avatar }, own),
-    /** Binds an address (with the account's proof), or resends the activation mail for the same unverified one. */
-    bindEmail: (email: string, proof: EmailProof = {}) =>
-      client.post<EmailState>('/users/ajax/v1/my/emails:bind', { email, ...proof }, own),
-    /** Changes the bound address, with the current password or the mailed code. */
-    rebindEmail: (email: string, proof: EmailProof) =>
-      client.post<EmailState>('/users/ajax/v1/my/emails:rebind', { email, ...proof }, own),
-    /** Removes the bound address, with the current password or the mailed code. */
-    unbindEmail: (email: string, proof: EmailProof) =>
-      client.post<EmailState>('/individual/proxy/my/email:unbind', { email, ...proof }, own),
+    /**
+     * Binds an address (with the account's proof), or resends the activation mail for the same unverified one;
+     * `directory`: the proof is a directory password (a longer wait).
+     */
+    bindEmail: (email: string, proof: EmailProof = {}, directory = false) =>
+      client.post<EmailState>('/users/ajax/v1/my/emails:bind', { email, ...proof }, proving(directory)),
+    /** Changes the bound address, with the current (or directory) password or the mailed code. */
+    rebindEmail: (email: string, proof: EmailProof, directory = false) =>
+      client.post<EmailState>('/users/ajax/v1/my/emails:rebind', { email, ...proof }, proving(directory)),
+    /** Removes the bound address, with the current (or directory) password or the mailed code. */
+    unbindEmail: (email: string, proof: EmailProof, directory = false) =>
+      client.post<EmailState>('/individual/proxy/my/email:unbind', { email, ...proof }, proving(directory)),
     /** Mails a code to the current address (accounts without a password prove an e-mail change with it). */
     sendEmailCode: () => client.post<EmailCodeAnswer>('/users/ajax/v1/my/emails:code', undefined, own),
     /** Spends the activation token from the mail. */

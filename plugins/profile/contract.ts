@@ -32,10 +32,17 @@ export const MeUpdateBodySchema = Type.Object(
 /** What a change of the account fields sends. */
 export type MeUpdateBody = Static<typeof MeUpdateBodySchema>;
 
-/** Answer of `GET /users/ajax/v1/my/attributes:bind`: what the account has, so the page asks for the old password only when there is one. */
+/**
+ * Answer of `GET /users/ajax/v1/my/attributes:bind`: what the account has, so the page asks for the old password
+ * only when there is one, and for the directory's password when the account signs in through a directory.
+ */
 export const BindAttributesSchema = Type.Object(
   {
     has_password: Type.Boolean(),
+    directory: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'Display name of the directory (LDAP, Windows AD) the account signs in through; its password proves e-mail changes',
+    }),
     email: Type.Union([Type.String(), Type.Null()]),
     email_verified: Type.Boolean(),
   },
@@ -77,8 +84,9 @@ export type AvatarSetBody = Static<typeof AvatarSetBodySchema>;
 
 /**
  * Body of the bind, rebind and unbind e-mail calls. A change of the address (anything but a resend to the same
- * unverified one) proves the account: its current password when it has one, else the code mailed to its current
- * address (`emails:code`); an account with neither has nothing to prove with.
+ * unverified one) proves the account: in `password` its directory's password when it signs in through a directory
+ * (`directory` of the attributes), else its current password when it has one; else the code mailed to its current
+ * address (`emails:code`); an account with none of them has nothing to prove with.
  */
 export const EmailBodySchema = Type.Object(
   {
@@ -91,7 +99,7 @@ export const EmailBodySchema = Type.Object(
 /** What the e-mail calls send. */
 export type EmailBody = Static<typeof EmailBodySchema>;
 
-/** What proves an e-mail change: the current password, or (an account without one) the mailed code. */
+/** What proves an e-mail change: the current (or directory) password, or (an account without one) the mailed code. */
 export type EmailProof = Pick<EmailBody, 'password' | 'code'>;
 
 /** Answer of `POST /users/ajax/v1/my/emails:code`: where the code went (masked) and when another may be sent. */

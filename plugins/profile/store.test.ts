@@ -138,7 +138,9 @@ describe('profile store', () => {
 describe('profile store seeded by the page', () => {
   const ATTRIBUTES = 'GET /users/ajax/v1/my/attributes:bind';
   const rootWith = (plugins?: Record<string, unknown>) => {
-    const backend = fakeBackend({ [ATTRIBUTES]: ok({ has_password: true, email: null, email_verified: false }) });
+    const backend = fakeBackend({
+      [ATTRIBUTES]: ok({ has_password: true, directory: null, email: null, email_verified: false }),
+    });
     return { root: rootStoreWithPageData({ profile: () => import('./store') }, backend, plugins), backend };
   };
 
@@ -152,6 +154,32 @@ describe('profile store seeded by the page', () => {
     await store.load();
     expect(backend.callsTo(ATTRIBUTES)).toHaveLength(1);
     expect(store.hasPassword).toBe(true);
+  });
+
+  it('a directory account: the attributes name its directory, and a directory that is down is explained', async () => {
+    const { root, backend } = rootWith({
+      profile: { attributes: { has_password: false, directory: 'Example LDAP', email: 'lin@example.org' } },
+    });
+    const store = await root.store('profile');
+    expect(store.directory).toBe('Example LDAP');
+    expect(store.hasPassword).toBe(false);
+    backend.on(
+      'POST /users/ajax/v1/my/emails:rebind',
+      serviceError(503, 'ProfileEmailDirectoryUnavailable', 'The directory cannot be reached', 'req-7'),
+    );
+    expect(await store.sendActivation('rebind', 'lin.new@example.net', { password: 'Lin#Pass-1' })).toEqual({
+      ok: false,
+      failure: { id: 'profile.email.directoryUnavailable' },
+    });
+    expect(backend.callsTo('POST /users/ajax/v1/my/emails:rebind')[0].body).toEqual({
+      email: 'lin.new@example.net',
+      password: 'Lin#Pass-1',
+    });
+    expect(backend.notices.map((n) => n.requestId)).toEqual(['req-7']);
+    // A later read of an account without a directory says so.
+    await store.load();
+    await store.load();
+    expect(store.directory).toBeNull();
   });
 
   it('asks as before when the page brought nothing usable', async () => {

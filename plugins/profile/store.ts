@@ -10,7 +10,11 @@ import type { BindAttributes, EmailProof, EmailState, ProfileLanguage } from './
 import { AVATAR_MAX_BYTES, SNIFF_BYTES, sniffImageKind } from './limits';
 
 /** Service failures this section explains itself (the spec's 'error sending the activation mail'). */
-const PROFILE_FAILURES = { ProfileEmailSendFailed: 'profile.email.sendError' };
+const PROFILE_FAILURES = {
+  ProfileEmailSendFailed: 'profile.email.sendError',
+  // A 503 the page explains: the account's directory is down (its password cannot be checked now).
+  ProfileEmailDirectoryUnavailable: 'profile.email.directoryUnavailable',
+};
 
 /** The one failure mapping for this section: a known code, the service's explanation of a 4xx, else the fallback. */
 const failure = (fallbackId: string) => (error: RequestError) => failureOf(error, PROFILE_FAILURES, fallbackId);
@@ -23,7 +27,7 @@ export async function checkAvatarFile(file: Blob): Promise<string | undefined> {
 }
 
 /** Profile section: password, language, avatar and notification e-mail of the signed-in user. */
-export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_password'>> {
+export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_password' | 'directory'>> {
   /** A password change is in flight. */
   passwordSaving = false;
   /** A language switch is in flight. */
@@ -49,7 +53,7 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
     private readonly session: SessionStore,
   ) {
     // Until the attributes say otherwise the account is taken to have a password (the old one is asked).
-    super({ empty: { has_password: true } });
+    super({ empty: { has_password: true, directory: null } });
     this.api = profileApi(client);
     annotate<ProfileStore, 'applyEmail'>(this, {
       observable: [
@@ -81,6 +85,11 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
     return this.data.has_password;
   }
 
+  /** The directory the account signs in through (its password proves an e-mail change), or null. */
+  get directory(): string | null {
+    return this.data.directory;
+  }
+
   /** The attributes the page needs beyond the session user. */
   protected fetch() {
     return this.api.attributes();
@@ -94,7 +103,7 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
     return this.saveWith(this.api.changePassword(newPassword, this.hasPassword ? oldPassword : undefined), {
       busy: (on) => (this.passwordSaving = on),
       failure: failure('profile.password.failed'),
-      apply: () => (this.data = { has_password: true }),
+      apply: () => (this.data = { ...this.data, has_password: true }),
     });
   }
 
@@ -144,13 +153,14 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
 
   /**
    * Binds a first address ('bind'), changes it ('rebind'), or resends the mail for the bound one ('resend'); a bind
-   * or change carries the proof (the current password, or the mailed code for an account without one).
+   * or change carries the proof (the current or directory password, or the mailed code for an account without one).
    */
   sendActivation(mode: 'bind' | 'rebind' | 'resend', email: string, proof: EmailProof = {}): Promise<ActionResult> {
+    const slow = this.directory !== null;
     const call =
       mode === 'rebind'
-        ? this.api.rebindEmail(email.trim(), proof)
-        : this.api.bindEmail(email.trim(), mode === 'resend' ? {} : proof);
+        ? this.api.rebindEmail(email.trim(), proof, slow)
+        : this.api.bindEmail(email.trim(), mode === 'resend' ? {} : proof, slow);
     const fallback = {
       bind: 'profile.email.bindFailed',
       rebind: 'profile.email.modifyFailed',
@@ -179,7 +189,7 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
   async unbindEmail(proof: EmailProof = {}): Promise<ActionResult> {
     const email = this.session.user?.email;
     if (!email) return { ok: true };
-    return this.saveWith(this.api.unbindEmail(email, proof), {
+    return this.saveWith(this.api.unbindEmail(email, proof, this.directory !== null), {
       busy: (on) => (this.emailSaving = on),
       failure: failure('profile.email.unbindFailed'),
       apply: (state) => this.applyEmail(state),
@@ -218,9 +228,13 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
 const createProfileStore: StoreFactory<ProfileStore> = (core) => {
   const store = new ProfileStore(core.client, core.session);
   // The profile page's first render has the attributes from the page (else the page's load asks for them).
-  const brought = (core.pageData('profile') as { attributes?: { has_password?: unknown } } | null | undefined)
-    ?.attributes;
-  if (typeof brought?.has_password === 'boolean') store.seed({ has_password: brought.has_password });
+  const brought = (
+    core.pageData('profile') as { attributes?: { has_password?: unknown; directory?: unknown } } | null | undefined
+  )?.attributes;
+  if (typeof brought?.has_password === 'boolean') {
+    const directory = typeof brought.directory === 'string' ? brought.directory : null;
+    store.seed({ has_password: brought.has_password, directory });
+  }
   return store;
 };
 export default createProfileStore;

@@ -107,7 +107,7 @@ describe('profile: account, language, avatar, notification e-mail', () => {
 
     it('tells the page whether the account has a password', async () => {
       const a = await alice.req('GET', '/users/ajax/v1/my/attributes:bind');
-      expect(a.json).toEqual({ has_password: true, email: null, email_verified: false });
+      expect(a.json).toEqual({ has_password: true, directory: null, email: null, email_verified: false });
       await s.seed({ users: { 'sso-only': {} } });
       expect((await new Client(s.url).req('GET', '/users/ajax/v1/my/attributes:bind')).status).toBe(401);
     });

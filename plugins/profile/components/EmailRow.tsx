@@ -29,7 +29,8 @@ interface EmailFormValues {
 
 /**
  * Notification e-mail: none → bound but not verified (resend with countdown) → verified; modify and unbind. A
- * change asks the current password, or (an account without one) a code mailed to the current address.
+ * change asks the directory's password (an account that signs in through one), else the current password, or (an
+ * account without one) a code mailed to the current address.
  */
 export const EmailRow = observer(function EmailRow({ store, email, verified, notify }: EmailRowProps) {
   const intl = useIntl();
@@ -37,8 +38,10 @@ export const EmailRow = observer(function EmailRow({ store, email, verified, not
   const [form] = Form.useForm<EmailFormValues>();
   const seconds = useSecondsUntil(store.resendAvailableAt);
   const codeSeconds = useSecondsUntil(store.codeAvailableAt);
-  // The proof a change needs: the password when the account has one, else a code to the current address.
-  const proof = store.hasPassword ? 'password' : email ? 'code' : null;
+  // The proof a change needs: the directory's password for a directory account, the password when the account has
+  // one, else a code to the current address.
+  const directory = store.directory;
+  const proof = directory !== null ? 'directory' : store.hasPassword ? 'password' : email ? 'code' : null;
 
   const close = () => {
     setEditing(null);
@@ -166,6 +169,21 @@ export const EmailRow = observer(function EmailRow({ store, email, verified, not
               label={<FormattedMessage id="profile.email.currentPassword" />}
               extra={<FormattedMessage id="profile.email.proofHint" />}
               rules={[{ required: true, message: intl.formatMessage({ id: 'profile.email.currentPasswordRequired' }) }]}
+            >
+              <Input.Password autoComplete="current-password" data-testid="profile-email-password" />
+            </Form.Item>
+          )}
+          {proof === 'directory' && (
+            <Form.Item
+              name="password"
+              label={<FormattedMessage id="profile.email.directoryPassword" values={{ directory }} />}
+              extra={<FormattedMessage id="profile.email.directoryProofHint" values={{ directory }} />}
+              rules={[
+                {
+                  required: true,
+                  message: intl.formatMessage({ id: 'profile.email.directoryPasswordRequired' }, { directory }),
+                },
+              ]}
             >
               <Input.Password autoComplete="current-password" data-testid="profile-email-password" />
             </Form.Item>

@@ -1,6 +1,6 @@
 import { defineServerMessages } from '../../../server/i18n/index';
 
-/** Error codes of profile e-mail activation and avatar upload, in both languages the service answers in. */
+/** Error codes of profile e-mail changes and activation and of avatar upload, in both languages the service answers in. */
 export const messages = defineServerMessages({
   en_US: {
     ProfileEmailInvalid: 'The format of the email address is invalid.',
@@ -15,6 +15,11 @@ export const messages = defineServerMessages({
     ProfileEmailPasswordIncorrect: 'The current password is incorrect.',
     ProfileEmailCodeRequired: 'Enter the code sent to your current email to change it.',
     ProfileEmailCodeIncorrect: 'The code is incorrect or has expired; send a new one.',
+    ProfileEmailDirectoryPasswordRequired:
+      'Enter the password you sign in with through your directory (LDAP or Windows AD) to change the email.',
+    ProfileEmailDirectoryPasswordIncorrect: 'The directory password is incorrect.',
+    ProfileEmailDirectoryUnavailable:
+      'The directory cannot be reached, so your password cannot be checked. Please try again later.',
     ProfileAccountLocked: 'The account is locked for 1 hour because of too many failed attempts.',
     ProfileAvatarFormat: 'Upload failed, only JPG, JPEG, PNG and GIF files are supported.',
     ProfileAvatarTooLarge: 'Upload failed, the image is larger than 1 MB.',
@@ -38,6 +43,9 @@ export const messages = defineServerMessages({
     ProfileEmailPasswordIncorrect: '当前密码不正确。',
     ProfileEmailCodeRequired: '修改邮箱需要输入发送到当前邮箱的验证码。',
     ProfileEmailCodeIncorrect: '验证码不正确或已过期，请重新发送。',
+    ProfileEmailDirectoryPasswordRequired: '修改邮箱需要输入你通过目录服务（LDAP 或 Windows AD）登录时使用的密码。',
+    ProfileEmailDirectoryPasswordIncorrect: '目录密码不正确。',
+    ProfileEmailDirectoryUnavailable: '无法连接目录服务，暂时无法验证密码，请稍后重试。',
     ProfileAccountLocked: '失败次数过多，账号已被锁定 1 小时。',
     ProfileAvatarFormat: '上传失败，文件格式仅支持 JPG、JPEG、PNG、GIF。',
     ProfileAvatarTooLarge: '上传失败，图片大小超过 1 MB。',

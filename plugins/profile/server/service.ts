@@ -104,14 +104,27 @@ export async function setLanguage(ctx: AppContext, userId: string, language: Pro
     .execute();
 }
 
-/** What the account has bound, so the page knows whether to ask for the old password. */
+/** The directory an account signs in through (its password proves e-mail changes), or null. */
+async function directoryOf(ctx: AppContext, userId: string): Promise<string | null> {
+  return ctx.directoryPasswords ? ((await ctx.directoryPasswords.sourceOf(userId))?.name ?? null) : null;
+}
+
+/** What the account has bound, so the page knows whether to ask for the old password (or the directory's). */
 export async function bindAttributes(ctx: AppContext, userId: string): Promise<BindAttributes> {
-  const row = await ctx.db
-    .selectFrom('users')
-    .select(['password_hash', 'email', 'email_verified'])
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return { has_password: !!row.password_hash, email: row.email, email_verified: row.email_verified === 1 };
+  const [row, directory] = await Promise.all([
+    ctx.db
+      .selectFrom('users')
+      .select(['password_hash', 'email', 'email_verified'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow(),
+    directoryOf(ctx, userId),
+  ]);
+  return {
+    has_password: !!row.password_hash,
+    directory,
+    email: row.email,
+    email_verified: row.email_verified === 1,
+  };
 }
 
 // ——— e-mail ———
@@ -236,22 +249,48 @@ const NOTICE_TEXT: Record<ServerLocale, { subject: string; body: (to: string | n
   },
 };
 
+/** How an account proves an e-mail change, and the codes of a missing and a wrong proof. */
+type ProofKind = 'directory' | 'password' | 'code';
+const PROOF_CODES = {
+  directory: { missing: 'ProfileEmailDirectoryPasswordRequired', wrong: 'ProfileEmailDirectoryPasswordIncorrect' },
+  password: { missing: 'ProfileEmailPasswordRequired', wrong: 'ProfileEmailPasswordIncorrect' },
+  code: { missing: 'ProfileEmailCodeRequired', wrong: 'ProfileEmailCodeIncorrect' },
+} as const;
+
 /**
  * Judges the proof of an e-mail change under the account's sign-in lockout, as the password change does: the
  * attempt takes a slot before the password (or code) is evaluated, a wrong one keeps it, the 5th locks the account
  * (sign-in included) for an hour and tells the owner, a right one clears the count; while locked nothing is
- * evaluated (423). An account with a password proves with it; one without, with the code mailed to its current
+ * evaluated (423). An account that signs in through a directory proves with its directory password (first, so a
+ * local password set with a stolen session proves nothing there; a directory that cannot judge gives the slot back
+ * and answers 503); else one with a password proves with it; one without, with the code mailed to its current
  * address; one with neither has nothing to prove with. Counted in the sign-in lock of browsers without the
  * account's device mark (the profile slice does not read the login slice's marks).
  */
-async function proveChange(ctx: AppContext, userId: string, user: ChangingUser, proof: EmailProof, ip: string) {
+async function proveChange(
+  ctx: AppContext,
+  userId: string,
+  user: ChangingUser,
+  proof: EmailProof,
+  origin: Pick<MailOrigin, 'ip' | 'log'>,
+) {
+  const directories = ctx.directoryPasswords;
+  let kind: ProofKind;
   let check: () => Promise<boolean>;
-  if (user.password_hash) {
+  if (directories && (await directories.sourceOf(userId))) {
+    kind = 'directory';
+    check = async () => {
+      const verdict = await directories.verify(userId, proof.password!, origin.log);
+      // The directory could not judge (down, or no longer the account's): nothing was evaluated.
+      if (verdict === 'unavailable' || verdict === 'not-directory') throw new DirectoryCannotJudge();
+      return verdict === 'ok';
+    };
+  } else if (user.password_hash) {
+    kind = 'password';
     const hash = user.password_hash;
-    if (!proof.password) throw new AppError(400, 'ProfileEmailPasswordRequired');
     check = () => ctx.hasher.verify(hash, proof.password!);
   } else if (user.email) {
-    if (!proof.code) throw new AppError(400, 'ProfileEmailCodeRequired');
+    kind = 'code';
     const current = user.email;
     check = async () => {
       const row = await ctx.db
@@ -269,20 +308,30 @@ async function proveChange(ctx: AppContext, userId: string, user: ChangingUser, 
   } else {
     return;
   }
+  if (!(kind === 'code' ? proof.code : proof.password)) throw new AppError(400, PROOF_CODES[kind].missing);
   const slot = await ctx.lockout.reserve(user.username, true);
   if (slot.kind !== 'granted') throw new AppError(423, 'ProfileAccountLocked');
-  if (!(await check())) {
-    if (slot.slot < LOCK_AT_FAILURES) {
-      throw new AppError(400, user.password_hash ? 'ProfileEmailPasswordIncorrect' : 'ProfileEmailCodeIncorrect');
-    }
+  let right: boolean;
+  try {
+    right = await check();
+  } catch (e) {
+    await ctx.lockout.release(user.username, slot.slot);
+    if (e instanceof DirectoryCannotJudge) throw new AppError(503, 'ProfileEmailDirectoryUnavailable');
+    throw e;
+  }
+  if (!right) {
+    if (slot.slot < LOCK_AT_FAILURES) throw new AppError(400, PROOF_CODES[kind].wrong);
     const until = ctx.clock.now().getTime() + LOCK_DURATION_MS;
-    await ctx.events.emit({ type: 'account.locked', until, address: ip, lock: 'unmarked', to: { userId } });
+    await ctx.events.emit({ type: 'account.locked', until, address: origin.ip, lock: 'unmarked', to: { userId } });
     throw new AppError(423, 'ProfileAccountLocked');
   }
   await ctx.lockout.succeeded(user.username);
   // A code proves one change.
-  if (!user.password_hash) await ctx.db.deleteFrom('email_change_codes').where('user_id', '=', userId).execute();
+  if (kind === 'code') await ctx.db.deleteFrom('email_change_codes').where('user_id', '=', userId).execute();
 }
+
+/** The account's directory could not judge its password; the attempt's lockout slot is given back. */
+class DirectoryCannotJudge extends Error {}
 
 /** Tells the address that was bound that it no longer is, naming the new one masked; no link to follow. */
 async function noticeToOldAddress(ctx: AppContext, old: string, next: string | null, origin: MailOrigin) {
@@ -308,8 +357,11 @@ export async function sendEmailChangeCode(
     .select(['email', 'password_hash'])
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
-  // An account with a password proves with it; one without an address has nowhere to get a code.
-  if (user.password_hash || !user.email) throw new AppError(400, 'ProfileEmailBindingStatusWrong');
+  // An account with a password (its own or its directory's) proves with it; one without an address has nowhere to
+  // get a code.
+  if (user.password_hash || !user.email || (await directoryOf(ctx, userId))) {
+    throw new AppError(400, 'ProfileEmailBindingStatusWrong');
+  }
   const key = `email-change-code:user:${userId}`;
   const hit = await ctx.rateLimits.hit(key, 1, EMAIL_RESEND_INTERVAL_MS);
   if (!hit.allowed) throw new AppError(429, 'ProfileEmailTooFrequent');
@@ -364,7 +416,7 @@ export async function bindEmail(
   if (mode === 'bind' && user.email && !same) throw new AppError(400, 'ProfileEmailBindingStatusWrong');
   if (mode === 'rebind' && !user.email) throw new AppError(400, 'ProfileEmailBindingStatusWrong');
   // A resend to the same unverified address changes nothing and needs no proof.
-  if (!same) await proveChange(ctx, userId, user, proof, origin.ip);
+  if (!same) await proveChange(ctx, userId, user, proof, origin);
 
   const now = ctx.clock.now().getTime();
   if (!(await claimSendSlot(ctx, userId, now))) throw new AppError(429, 'ProfileEmailTooFrequent');
@@ -426,7 +478,7 @@ export async function unbindEmail(
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
   if (!user.email || user.email.toLowerCase() !== email) throw new AppError(400, 'ProfileEmailBindingStatusWrong');
-  await proveChange(ctx, userId, user, proof, origin.ip);
+  await proveChange(ctx, userId, user, proof, origin);
   const now = ctx.clock.now().getTime();
   await ctx.db.transaction().execute(async (trx) => {
     await trx
