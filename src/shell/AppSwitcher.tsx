@@ -98,6 +98,8 @@ export const AppSwitcher = observer(function AppSwitcher() {
       content={apps}
       trigger="click"
       placement="bottomLeft"
+      // Slid sideways into the window when the button sits too far right for the tiles (a phone).
+      align={{ overflow: { adjustX: true, adjustY: true, shiftX: true } }}
       open={open}
       onOpenChange={setOpen}
       // Opened, the first tile takes the focus, so the keyboard is where the tiles are (the popover sits at the end

@@ -231,10 +231,13 @@ test('at 375 px the side bar is a drawer and the app switcher fits, both used by
   const menu = drawer.getByRole('menu');
   await menu.focus();
   // The arrow keys move along the entries (antd's menu); Enter on the tokens entry opens it.
-  const onTokens = () =>
-    page.evaluate(() => document.activeElement?.getAttribute('data-menu-key') === 'personalAccessToken');
-  for (let i = 0; i < 4 && !(await onTokens()); i++) await page.keyboard.press('ArrowDown');
-  expect(await onTokens()).toBe(true);
+  const activeKey = () => page.evaluate(() => document.activeElement?.getAttribute('data-menu-key') ?? null);
+  for (let i = 0; i < 4 && (await activeKey()) !== 'personalAccessToken'; i++) {
+    const before = await activeKey();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(activeKey).not.toBe(before);
+  }
+  expect(await activeKey()).toBe('personalAccessToken');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/users\/settings\/personalAccessToken$/);
   await expect(drawer).toBeHidden();
