@@ -39,7 +39,7 @@ test('adds and removes an SSH key; the fingerprint is what ssh-keygen prints', a
   const zh = zhEditions.includes(info.project.name);
   await signIn(page, E2E_USERS.keys, '/users/settings/ssh');
   await expect(page).toHaveURL(/\/users\/settings\/ssh$/);
-  await expect(page.getByText(zh ? '暂无 SSH 公钥' : 'No SSH keys')).toBeVisible();
+  await expect(page.getByText(zh ? '暂无 SSH 公钥' : 'No SSH keys', { exact: true })).toBeVisible();
   await expectNoAxeViolations(page);
 
   // An ECDSA key is refused in the form already.
@@ -81,9 +81,9 @@ test('adds and removes an SSH key; the fingerprint is what ssh-keygen prints', a
   // Delete with confirmation.
   await page.getByRole('button', { name: btn(zh, '删除', 'Delete') }).click();
   await confirmInPopover(page, btn(zh, '删除', 'Delete'));
-  await expect(page.getByText(zh ? '暂无 SSH 公钥' : 'No SSH keys')).toBeVisible();
+  await expect(page.getByText(zh ? '暂无 SSH 公钥' : 'No SSH keys', { exact: true })).toBeVisible();
   await page.reload();
-  await expect(page.getByText(zh ? '暂无 SSH 公钥' : 'No SSH keys')).toBeVisible();
+  await expect(page.getByText(zh ? '暂无 SSH 公钥' : 'No SSH keys', { exact: true })).toBeVisible();
 });
 
 test('resets the artifact-repository password where packages is installed', async ({ page }, info) => {

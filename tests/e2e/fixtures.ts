@@ -64,6 +64,12 @@ export const EXPECTED_CONSOLE_ERRORS: readonly ExpectedConsoleError[] = [
     why: 'the activation link is opened a second time, and refused',
   },
   {
+    path: /^\/users\/ajax\/v1\/my\/emails:rebind$/,
+    status: 400,
+    specs: ['profile.spec.ts'],
+    why: 'changing the email with a wrong current password is refused, and the dialog says so',
+  },
+  {
     path: /\/api\/v3\/user\/keys$/,
     status: 409,
     specs: ['credentials.spec.ts'],
