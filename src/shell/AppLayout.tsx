@@ -65,6 +65,9 @@ export function AppLayout({ sider, siderLabel, children }: AppLayoutProps) {
             trigger={null}
             data-testid="shell-sider"
             data-collapsed={s.collapsed}
+            // Hidden by CSS where the app will hide it (src/app/global.css): a page the service rendered, which
+            // knows no window width, paints what the app keeps after hydration.
+            className={s.auto ? 'shell-sider shell-sider-auto' : 'shell-sider'}
             style={{ borderRight: '1px solid rgba(5, 5, 5, 0.06)', position: 'relative' }}
           >
             {sider}
@@ -105,13 +108,13 @@ export function AppLayout({ sider, siderLabel, children }: AppLayoutProps) {
             {sider && !narrow && (
               <Button
                 type="text"
-                size="small"
                 onClick={s.toggle}
                 icon={s.collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
                 aria-label={intl.formatMessage({ id: s.collapsed ? 'shell.sider.expand' : 'shell.sider.collapse' })}
                 aria-expanded={!s.collapsed}
                 data-testid="sider-toggle"
-                style={{ marginBottom: 8 }}
+                // As tall as the drawer's button, which takes its place on a narrow window: nothing moves.
+                style={{ marginBottom: 12 }}
               />
             )}
             {children}

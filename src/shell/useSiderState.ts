@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { useMediaQuery } from '../core/ui/responsive';
 
 /** Below this window width the side bar closes by itself. */
 export const SIDER_AUTO_CLOSE_WIDTH = 1280;
@@ -14,22 +15,21 @@ export function clampSiderWidth(width: number): number {
   return Math.min(SIDER_MAX_WIDTH, Math.max(SIDER_MIN_WIDTH, Math.round(width)));
 }
 
-/** Open/closed and width of the side bar: toggled by the user, closed below 1280 px, resizable by drag. */
-export function useSiderState() {
-  const narrow = () => typeof window !== 'undefined' && window.innerWidth < SIDER_AUTO_CLOSE_WIDTH;
-  const [collapsed, setCollapsed] = useState(narrow);
-  const [width, setWidth] = useState(SIDER_DEFAULT_WIDTH);
-  const wasNarrow = useRef(narrow());
+/** Below this width the side bar closes by itself (the media query of `SIDER_AUTO_CLOSE_WIDTH`). */
+export const SIDER_AUTO_CLOSE_QUERY = `(max-width: ${SIDER_AUTO_CLOSE_WIDTH - 0.02}px)`;
 
-  useEffect(() => {
-    const onResize = () => {
-      const now = narrow();
-      if (now !== wasNarrow.current) setCollapsed(now);
-      wasNarrow.current = now;
-    };
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, []);
+/**
+ * Open/closed and width of the side bar: closed below 1280 px unless the user opened it, toggled by the user (a
+ * choice kept until the window crosses 1280 px), resizable by drag. `auto` is true while no choice was made: the side
+ * bar then follows the window, which CSS does in a page the service rendered (src/app/global.css), before any script.
+ */
+export function useSiderState() {
+  const below = useMediaQuery(SIDER_AUTO_CLOSE_QUERY);
+  const [choice, setChoice] = useState<boolean | null>(null);
+  const [width, setWidth] = useState(SIDER_DEFAULT_WIDTH);
+  // Crossing the breakpoint drops the choice: the side bar closes below it and opens above it again.
+  useEffect(() => setChoice(null), [below]);
+  const collapsed = choice ?? below;
 
   const startDrag = useCallback(
     (startX: number) => {
@@ -45,5 +45,5 @@ export function useSiderState() {
     [width],
   );
 
-  return { collapsed, toggle: () => setCollapsed((c) => !c), width, setWidth, startDrag };
+  return { collapsed, auto: choice === null, toggle: () => setChoice(!collapsed), width, setWidth, startDrag };
 }

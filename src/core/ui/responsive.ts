@@ -12,7 +12,12 @@ export function useMediaQuery(query: string): boolean {
     (onChange: () => void) => {
       const list = window.matchMedia(query);
       list.addEventListener('change', onChange);
-      return () => list.removeEventListener('change', onChange);
+      // Also on resize (a re-render only when the answer changed): the DOM of the unit tests sends no 'change'.
+      window.addEventListener('resize', onChange);
+      return () => {
+        list.removeEventListener('change', onChange);
+        window.removeEventListener('resize', onChange);
+      };
     },
     [query],
   );
