@@ -16,6 +16,7 @@ export default definePlugin({
       messageId: 'profile.sidebar.title',
       load: () => import(/* webpackChunkName: "plugin-profile" */ './pages/ProfilePage'),
       chunks: ['plugin-profile', 'plugin-profile-store'],
+      firstScreen: true,
     },
   ],
   routes: [
