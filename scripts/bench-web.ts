@@ -10,6 +10,7 @@
 //   BENCH_WEB_SAVE=/tmp/lh                 also keep each report (<page>.json) and trace (<page>.trace.json) there
 //   BENCH_WEB_ARTIFACTS=/tmp/art           keep Lighthouse's artifacts of each run (<page>-<run>/) to audit them again
 //   BENCH_WEB_VERBOSE=1                    also print each run's figures (speed index, the observed first paint)
+//   BENCH_WEB_THROTTLING=devtools          really slow the browser down (network and CPU) instead of simulating it
 //   BENCH_WEB_THREAD_TIME=0                leave out the second audit of each run at thread time (the columns "score at
 //                                          thread time": Lighthouse's score of the same trace with each task of the
 //                                          page's thread lasting its thread time, scripts/lib/main-thread.ts)
@@ -58,7 +59,14 @@ const PASSWORD = 'Bench#12345';
 const BACKGROUND_NICE = 10;
 const sharedCpu = !!process.env.BENCH_WEB_SHARED_CPU;
 /** Each run is audited a second time at thread time (BENCH_WEB_THREAD_TIME=0 leaves that out). */
-const quietAudit = process.env.BENCH_WEB_THREAD_TIME !== '0';
+/**
+ * BENCH_WEB_THROTTLING=devtools: the browser is really slowed (network and CPU, Lighthouse's `devtools` method) instead
+ * of simulated from an unthrottled run. Slower, but what it reports is what the page did: the simulation counts every
+ * request started before the observed LCP into the LCP, so a page whose scripts arrive before its first paint on a
+ * fast machine is simulated as if it waited for them.
+ */
+const devtoolsThrottling = process.env.BENCH_WEB_THROTTLING === 'devtools';
+const quietAudit = process.env.BENCH_WEB_THREAD_TIME !== '0' && !devtoolsThrottling;
 
 /** One page's figures. */
 interface Row {
@@ -178,6 +186,7 @@ async function main(): Promise<void> {
             output: 'json',
             logLevel: 'error',
             onlyCategories: ['performance'],
+            ...(devtoolsThrottling ? { throttlingMethod: 'devtools' as const } : {}),
             gatherMode: runDir,
             auditMode: runDir,
             ...(process.env.BENCH_WEB_BLOCK ? { blockedUrlPatterns: [process.env.BENCH_WEB_BLOCK] } : {}),
