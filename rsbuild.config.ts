@@ -75,8 +75,9 @@ const environments: Record<string, EnvironmentConfig> = {
       outputStructure: 'nested',
       tags: [
         (tags, { entryName }) => [
-          // antd's sheet first: our rules (the entry's stylesheet) come after it.
-          { tag: 'link', attrs: { rel: 'stylesheet', href: `/${path.basename(sheets[entryName])}` }, head: true },
+          // antd's whole sheet at the end of the body: it blocks no paint of a page the service rendered (which
+          // carries its own antd rules inline), and the app's scripts still wait for it.
+          { tag: 'link', attrs: { rel: 'stylesheet', href: `/${path.basename(sheets[entryName])}` }, head: false },
           // The brand's icon, from the edition's own files.
           { tag: 'link', attrs: { rel: 'icon', href: assetUrl(icon(manifestOf(entryName))) }, head: true },
           ...tags,

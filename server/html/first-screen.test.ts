@@ -37,10 +37,12 @@ describe('renderIndexHtml', () => {
     expect(html).toContain('<link rel="preload" as="style" href="/static/css/login.2222bbbb.css">');
   });
 
-  it('puts a first screen in the marked container and links its stylesheets (it is painted with them)', () => {
+  it('puts a first screen in the marked container, its antd rules first in the head, and links its stylesheets', () => {
     const screen = '<form><label for="username">账号</label><div style="margin-top:12px">x</div></form>';
-    const html = renderIndexHtml(template, config, 'N0NCE', chunks, screen);
+    const css = '.ant-btn{color:red}.x::after{content:"</style>"}';
+    const html = renderIndexHtml(template, config, 'N0NCE', chunks, { html: screen, css });
     expect(html).toContain(`<div id="container" ${FIRST_SCREEN_ATTR}>${screen}</div>`);
+    expect(html).toContain('<head><style>.ant-btn{color:red}.x::after{content:"<\\/style>"}</style>');
     expect(html).toContain('<link rel="stylesheet" href="/static/css/login.2222bbbb.css">');
   });
 

@@ -11,7 +11,17 @@ import type { PageConfig } from './render';
 export const FIRST_SCREEN_TIMEOUT_MS = 1000;
 
 /** The renderer module's page function (src/app/server.tsx `renderPage`); undefined: nothing to paint (a redirect). */
-type RenderPage = (input: { url: string; config: PageConfig; signal?: AbortSignal }) => Promise<string | undefined>;
+type RenderPage = (input: {
+  url: string;
+  config: PageConfig;
+  signal?: AbortSignal;
+}) => Promise<FirstScreen | undefined>;
+
+/** A rendered first screen: the container's HTML and the antd rules it uses. */
+export interface FirstScreen {
+  html: string;
+  css: string;
+}
 
 /** Loaded renderers by file and version, shared by every service in the process (a test run builds many). */
 const loaded = new Map<string, { mtimeMs: number; render: RenderPage | undefined }>();
@@ -60,7 +70,7 @@ export class FirstScreenRenderer {
     config: PageConfig,
     log: (err: unknown) => void,
     timeoutMs = FIRST_SCREEN_TIMEOUT_MS,
-  ): Promise<string | undefined> {
+  ): Promise<FirstScreen | undefined> {
     try {
       const render = rendererIn(this.file);
       return await render?.({ url, config, signal: AbortSignal.timeout(timeoutMs) });

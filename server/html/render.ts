@@ -48,7 +48,7 @@ export function renderIndexHtml(
   config: PageConfig,
   nonce: string,
   chunks: string[] = [],
-  firstScreen?: string,
+  firstScreen?: { html: string; css: string },
 ): string {
   let html = template.replace(PAGE_CONFIG_RE, (_m, attrs: string) => {
     const withNonce = /\bnonce=/.test(attrs) ? attrs : `${attrs} nonce="${NONCE_PLACEHOLDER}"`;
@@ -67,7 +67,10 @@ export function renderIndexHtml(
     .join('');
   html = html.replace(ENTRY_SCRIPT_RE, (entry) => tags + entry);
   if (firstScreen !== undefined) {
-    html = html.replace(EMPTY_CONTAINER, () => `<div id="container" ${FIRST_SCREEN_ATTR}>${firstScreen}</div>`);
+    html = html.replace(EMPTY_CONTAINER, () => `<div id="container" ${FIRST_SCREEN_ATTR}>${firstScreen.html}</div>`);
+    // Its antd rules first in the head: the page paints with them, before the edition's whole sheet (linked at the
+    // end of the body) arrives; ours (linked in the head) still come after them.
+    html = html.replace('<head>', () => `<head><style>${firstScreen.css.replace(/<\//g, '<\\/')}</style>`);
   }
   return html.split(NONCE_PLACEHOLDER).join(nonce);
 }

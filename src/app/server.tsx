@@ -1,6 +1,7 @@
 // The service's renderer of first screens (built for node, one entry per edition: rsbuild.config.ts; loaded by
 // server/html/first-screen.ts). It renders the same App the browser hydrates, for one request's page configuration:
 // same stores, catalogue and antd texts, so the browser's first render matches it.
+import { createCache, extractStyle, StyleProvider } from '@ant-design/cssinjs';
 import { enableStaticRendering } from 'mobx-react-lite';
 import type { ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
@@ -50,7 +51,7 @@ export function pageRenderer(plugins: PluginDefinition[]) {
 async function renderPage(
   registry: ReturnType<typeof createRegistry>,
   { url, config, signal }: RenderInput,
-): Promise<string | undefined> {
+): Promise<{ html: string; css: string } | undefined> {
   const boot = config.bootstrap;
   if (!boot?.messages) throw new Error('the page config carries no catalogue');
   const locale = boot.locale;
@@ -61,8 +62,12 @@ async function renderPage(
   const Router = ({ children }: { children: ReactNode }) => <StaticRouter location={url}>{children}</StaticRouter>;
   let failure: unknown;
   let redirected = false;
+  // antd's documented server rendering: the styles of what this page renders, collected as it renders, go inline
+  // in the page, so it paints before the edition's whole sheet arrives.
+  const styles = createCache();
   const { prelude } = await prerenderToNodeStream(
-    <RedirectListener.Provider value={() => (redirected = true)}>
+    <StyleProvider cache={styles}>
+      <RedirectListener.Provider value={() => (redirected = true)}>
       <App
         registry={registry}
         stores={stores}
@@ -71,7 +76,8 @@ async function renderPage(
         initialAntdLocale={antdLocale}
         Router={Router}
       />
-    </RedirectListener.Provider>,
+      </RedirectListener.Provider>
+    </StyleProvider>,
     {
       signal,
       // Every boundary inline, however large: React would otherwise send a large one after the rest, with an inline
@@ -92,5 +98,5 @@ async function renderPage(
   const html = Buffer.concat(parts).toString('utf8');
   // A boundary left pending (`<!--$?-->`) or to the client (`<!--$!-->`), or any script: not a whole first screen.
   if (/<!--\$[?!]-->|<script/.test(html)) throw new Error('the first screen did not render whole');
-  return html;
+  return { html, css: extractStyle(styles, { plain: true }) };
 }

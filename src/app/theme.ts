@@ -35,5 +35,6 @@ export function editionTheme(brandColor: string): ThemeConfig {
  * stylesheet (built from `editionTheme`, scripts/lib/antd-sheet.ts) already holds every rule.
  */
 export function runtimeTheme(brandColor: string): ThemeConfig {
-  return { ...editionTheme(brandColor), zeroRuntime: true };
+  // On the service antd generates the rules of what a page renders (src/app/server.tsx puts them in the page).
+  return { ...editionTheme(brandColor), zeroRuntime: typeof window !== 'undefined' };
 }
