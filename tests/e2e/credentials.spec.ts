@@ -64,7 +64,7 @@ test('adds and removes an SSH key; the fingerprint is what ssh-keygen prints', a
   await dialog.getByRole('button', { name: btn(zh, '保存', 'Save') }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('ssh-key-fingerprint')).toHaveText(ed.fingerprint);
-  await expect(page.getByTestId('ssh-key-count')).toHaveText(zh ? '共 1 个公钥' : '1 public key');
+  await expect(page.getByTestId('ssh-key-count')).toHaveText(zh ? '共 1 个公钥' : '1 SSH key');
   await expect(page.getByRole('cell', { name: zh ? '只读' : 'Read-only', exact: true })).toBeVisible();
   await expectNoAxeViolations(page);
 
