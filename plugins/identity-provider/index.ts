@@ -16,6 +16,7 @@ export default definePlugin({
       messageId: 'identity-provider.sidebar.title',
       load: () => import(/* webpackChunkName: "plugin-identity-provider" */ './pages/IdentityProviderPage'),
       chunks: ['plugin-identity-provider'],
+      firstScreen: true,
     },
   ],
   messages: {

@@ -16,6 +16,7 @@ export default definePlugin({
       messageId: 'packages-credential.sidebar.title',
       load: () => import(/* webpackChunkName: "plugin-packages-credential" */ './pages/PackagesCredentialPage'),
       chunks: ['plugin-packages-credential'],
+      firstScreen: true,
     },
   ],
   messages: {

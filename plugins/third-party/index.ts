@@ -16,6 +16,7 @@ export default definePlugin({
       messageId: 'third-party.sidebar.title',
       load: () => import(/* webpackChunkName: "plugin-third-party" */ './pages/ThirdPartyPage'),
       chunks: ['plugin-third-party'],
+      firstScreen: true,
     },
   ],
   messages: {

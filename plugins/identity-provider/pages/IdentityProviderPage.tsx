@@ -4,7 +4,7 @@ import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { edition } from '../../../src/core/edition';
-import { formatDate } from '../../../src/core/i18n/format';
+import { LocalTime } from '../../../src/core/ui/LocalTime';
 import { useStore } from '../../../src/core/stores/root';
 
 /**
@@ -68,7 +68,10 @@ const IdentityProviderView = observer(function IdentityProviderView() {
                     <Typography.Text strong>{b.name}</Typography.Text>
                     <div>
                       <Typography.Text type="secondary">
-                        <FormattedMessage id="identity-provider.boundAt" values={{ date: formatDate(b.created_at) }} />
+                        <FormattedMessage
+                          id="identity-provider.boundAt"
+                          values={{ date: <LocalTime value={b.created_at} date /> }}
+                        />
                       </Typography.Text>
                     </div>
                     <div>

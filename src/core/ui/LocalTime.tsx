@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { formatDateTime, toDayjs, type DateInput } from '../i18n/format';
+import { formatDate, formatDateTime, toDayjs, type DateInput } from '../i18n/format';
 
 const noSubscription = () => () => {};
 
@@ -17,17 +17,19 @@ export function useInBrowser(): boolean {
 }
 
 /**
- * A timestamp as `YYYY-MM-DD HH:mm` in the browser's time zone. The service does not know that zone, so a page it
- * renders holds the UTC time, hidden (same width: nothing moves when the local time replaces it after hydration).
+ * A timestamp as `YYYY-MM-DD HH:mm` (or `YYYY-MM-DD` with `date`) in the browser's time zone. The service does not
+ * know that zone, so a page it renders holds the UTC time, hidden (same width: nothing moves when the local time
+ * replaces it after hydration).
  */
-export function LocalTime({ value }: { value: DateInput }) {
+export function LocalTime({ value, date = false }: { value: DateInput; date?: boolean }) {
   const inBrowser = useInBrowser();
   const d = toDayjs(value);
-  if (!d) return <>{formatDateTime(value)}</>;
+  const format = date ? formatDate : formatDateTime;
+  if (!d) return <>{format(value)}</>;
   const iso = d.toDate().toISOString();
   return (
     <time dateTime={iso} style={inBrowser ? undefined : { visibility: 'hidden' }}>
-      {inBrowser ? formatDateTime(value) : iso.slice(0, 16).replace('T', ' ')}
+      {inBrowser ? format(value) : iso.slice(0, date ? 10 : 16).replace('T', ' ')}
     </time>
   );
 }
