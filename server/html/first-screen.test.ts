@@ -74,10 +74,12 @@ describe('FirstScreenRenderer', () => {
   }
 
   it("returns the renderer's HTML for the request's URL and page configuration", async () => {
-    const { dist } = distWith('exports.renderPage = async ({ url, config }) => `<p>${url} ${config.env}</p>`;');
+    const { dist } = distWith(
+      "exports.renderPage = async ({ url, config }) => ({ html: `<p>${url} ${config.env}</p>`, css: '' });",
+    );
     const log = vi.fn();
     const html = await new FirstScreenRenderer(dist, 'vpc').render('/users/login?next=%2F', config, log);
-    expect(html).toBe('<p>/users/login?next=%2F vpc</p>');
+    expect(html).toEqual({ html: '<p>/users/login?next=%2F vpc</p>', css: '' });
     expect(log).not.toHaveBeenCalled();
   });
 
@@ -104,6 +106,9 @@ describe('FirstScreenRenderer', () => {
     expect(log).toHaveBeenCalledTimes(1);
     expect((log.mock.calls[0][0] as Error).message).toBe('no catalogue');
 
+    // A renderer of an older build (a bare string) gives no first screen, logged: never a broken page.
+    const stale = distWith("exports.renderPage = async () => '<p>old</p>';").dist;
+    expect(await new FirstScreenRenderer(stale, 'vpc').render('/users/login', config, log)).toBeUndefined();
     const broken = distWith('exports.renderPage = async () => {').dist;
     const log2 = vi.fn();
     expect(await new FirstScreenRenderer(broken, 'vpc').render('/users/login', config, log2)).toBeUndefined();
@@ -112,7 +117,7 @@ describe('FirstScreenRenderer', () => {
 
   it('gives up on a render that outlasts the timeout, through the signal it passes', async () => {
     const { dist } = distWith(`exports.renderPage = ({ signal }) => new Promise((resolve, reject) => {
-      const timer = setTimeout(() => resolve('<p>late</p>'), 10000);
+      const timer = setTimeout(() => resolve({ html: '<p>late</p>', css: '' }), 10000);
       signal.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason); });
     });`);
     const log = vi.fn();
@@ -125,16 +130,16 @@ describe('FirstScreenRenderer', () => {
   });
 
   it('picks up a rebuilt renderer (a new modification time) without a restart, and keeps it while unchanged', async () => {
-    const { dist, file } = distWith("exports.renderPage = async () => '<p>one</p>';");
+    const { dist, file } = distWith("exports.renderPage = async () => ({ html: '<p>one</p>', css: '' });");
     const renderer = new FirstScreenRenderer(dist, 'vpc');
     const log = vi.fn();
-    expect(await renderer.render('/users/login', config, log)).toBe('<p>one</p>');
-    expect(await renderer.render('/users/login', config, log)).toBe('<p>one</p>');
+    expect(await renderer.render('/users/login', config, log)).toEqual({ html: '<p>one</p>', css: '' });
+    expect(await renderer.render('/users/login', config, log)).toEqual({ html: '<p>one</p>', css: '' });
 
-    fs.writeFileSync(file, "exports.renderPage = async () => '<p>two</p>';");
+    fs.writeFileSync(file, "exports.renderPage = async () => ({ html: '<p>two</p>', css: '' });");
     const later = new Date(Date.now() + 10_000);
     fs.utimesSync(file, later, later);
-    expect(await renderer.render('/users/login', config, log)).toBe('<p>two</p>');
+    expect(await renderer.render('/users/login', config, log)).toEqual({ html: '<p>two</p>', css: '' });
 
     // Removed (a rebuild in progress): nothing is rendered until it is back.
     fs.rmSync(file);

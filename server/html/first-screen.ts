@@ -73,7 +73,11 @@ export class FirstScreenRenderer {
   ): Promise<FirstScreen | undefined> {
     try {
       const render = rendererIn(this.file);
-      return await render?.({ url, config, signal: AbortSignal.timeout(timeoutMs) });
+      const screen = await render?.({ url, config, signal: AbortSignal.timeout(timeoutMs) });
+      if (screen !== undefined && (typeof screen?.html !== 'string' || typeof screen.css !== 'string')) {
+        throw new Error('the renderer answered no first screen: a build older than the service?');
+      }
+      return screen;
     } catch (err) {
       log(err);
       return undefined;
