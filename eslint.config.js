@@ -32,7 +32,8 @@ const elements = [
   // Plain constants shared by web and server (no imports, no TypeBox): web code may import their values.
   {
     type: 'schemas-plain',
-    pattern: 'schemas/{locale,account-events,password-rule,captcha-rules,redirect-rule,secret-redaction,sign-in-paths,page-paths,first-screen,time-zone,antd-var-blocks}.ts',
+    pattern:
+      'schemas/{locale,account-events,password-rule,captcha-rules,redirect-rule,secret-redaction,sign-in-paths,page-paths,first-screen}.ts',
     mode: 'full',
   },
   // TypeBox schemas and declared shapes: web code imports their types only.
@@ -164,6 +165,7 @@ export default tseslint.config(
                 '@ant-design/icons/es/*',
                 'antd/lib/*',
                 'antd/es/_util/*',
+                'antd/es/*/interface',
                 'antd/es/*/style',
                 'antd/es/*/style/*',
                 'antd/es/theme/*',

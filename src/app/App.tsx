@@ -1,4 +1,7 @@
-import type { Locale as AntdLocale } from 'antd/es/locale';
+import type { ConfigProviderProps } from 'antd';
+
+/** antd's own texts of one language (what ConfigProvider's `locale` takes). */
+type AntdLocale = NonNullable<ConfigProviderProps['locale']>;
 import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { createIntl, IntlProvider } from 'react-intl';

@@ -1,5 +1,8 @@
 import { ConfigProvider } from 'antd';
-import type { Locale as AntdLocale } from 'antd/es/locale';
+import type { ConfigProviderProps } from 'antd';
+
+/** antd's own texts of one language (what ConfigProvider's `locale` takes). */
+type AntdLocale = NonNullable<ConfigProviderProps['locale']>;
 import type { ReactNode } from 'react';
 import { edition } from '../core/edition';
 import { runtimeTheme } from './theme';

@@ -6,8 +6,7 @@ import {
   SwapOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Avatar, Button, Dropdown } from 'antd';
-import type { ItemType } from 'antd/es/menu/interface';
+import { Avatar, Button, Dropdown, type MenuProps } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { Component, Suspense, useContext, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -80,7 +79,7 @@ export const TopBar = observer(function TopBar({ headerItems: given }: TopBarPro
   const user = session.user;
   const product = edition.names.product[session.locale];
   const help = edition.helpLinks.helpCenter;
-  const languages: ItemType[] = SUPPORTED_LOCALES.map((l) => ({
+  const languages: NonNullable<MenuProps['items']> = SUPPORTED_LOCALES.map((l) => ({
     key: l,
     label: <FormattedMessage id={`shell.language.${l}`} />,
   }));

@@ -1,6 +1,8 @@
 import { CopyOutlined } from '@ant-design/icons';
 import { Alert, Button, Space, Typography } from 'antd';
-import type { MessageInstance } from 'antd/es/message/interface';
+import type { message as antdMessage } from 'antd';
+
+type MessageInstance = ReturnType<typeof antdMessage.useMessage>[0];
 import { observer } from 'mobx-react-lite';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { AccessTokensStore } from '../store';

@@ -1,6 +1,8 @@
 import { UserOutlined } from '@ant-design/icons';
 import { Alert, Avatar, Button, Result, Spin, Typography } from 'antd';
-import type { ResultStatusType } from 'antd/es/result';
+import type { ResultProps } from 'antd';
+
+type ResultStatusType = NonNullable<ResultProps['status']>;
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';

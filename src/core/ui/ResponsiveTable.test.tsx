@@ -1,5 +1,5 @@
 import { act, cleanup, render, screen, within } from '@testing-library/react';
-import type { ColumnsType } from 'antd/es/table';
+import type { TableColumnsType as ColumnsType } from 'antd';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResponsiveTable } from './ResponsiveTable';
 

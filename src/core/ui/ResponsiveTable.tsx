@@ -1,5 +1,5 @@
 import { Card, Pagination, Spin, Table } from 'antd';
-import type { ColumnType, TableProps } from 'antd/es/table';
+import type { TableColumnType as ColumnType, TableProps } from 'antd';
 import type { Key, ReactNode } from 'react';
 import { useNarrowLayout } from './responsive';
 

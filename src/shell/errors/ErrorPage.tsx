@@ -1,5 +1,7 @@
 import { Button, Result } from 'antd';
-import type { ResultStatusType } from 'antd/es/result';
+import type { ResultProps } from 'antd';
+
+type ResultStatusType = NonNullable<ResultProps['status']>;
 import { FormattedMessage } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
 import { switchOrganizationUrl } from '../links';
