@@ -199,6 +199,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     tokenAuth: null,
     signInMethods: null,
     directoryPasswords: null,
+    emailCodes: null,
     events: new EventBus(
       { db: database.db, clock },
       plugins.flatMap((p): EventReceiver[] => (p.onEvent ? [p.onEvent] : [])),
@@ -221,6 +222,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     if (ctx.directoryPasswords)
       throw new Error(`plugin "${p.id}" provides directoryPasswords, but another mounted plugin already does`);
     ctx.directoryPasswords = p.provides.directoryPasswords(ctx);
+  }
+  for (const p of plugins) {
+    if (!p.provides?.emailCodes) continue;
+    if (ctx.emailCodes)
+      throw new Error(`plugin "${p.id}" provides emailCodes, but another mounted plugin already does`);
+    ctx.emailCodes = p.provides.emailCodes(ctx);
   }
   app.decorate('ctx', ctx);
   // Expired sessions, puzzles, passes and limit windows are refused on use; this only keeps the tables small.

@@ -14,6 +14,7 @@ import type { SessionStore } from './auth/sessions';
 import type { LoginLockout } from './auth/lockout';
 import type { TokenAuthenticator } from './auth/tokens';
 import type { DirectoryPasswords } from './auth/directory-passwords';
+import type { EmailCodes } from './auth/email-codes';
 import type { RateLimiter } from './auth/rate-limit';
 import type { SliderCaptcha } from './services/captcha/slider';
 import type { EventBus } from './events';
@@ -47,6 +48,8 @@ export interface AppContext {
   signInMethods: ((req: FastifyRequest) => Promise<SignInMethods>) | null;
   /** Directory accounts' passwords, judged by their directory (from the login slice); null without it. */
   directoryPasswords: DirectoryPasswords | null;
+  /** Codes mailed to an account's current address (from the profile slice); null without it. */
+  emailCodes: EmailCodes | null;
   /** Account events (token created, password changed…) to the slices that receive them (the inbox). */
   events: EventBus;
   /** The mounted slices' first-render data of a page (`ServerPlugin.pageData`), by plugin id. */

@@ -72,6 +72,7 @@ describe('server slices', () => {
       '060-device-lockout',
       '061-avatar-uploads',
       '062-email-change-codes',
+      '063-email-code-purpose',
     ]);
     const clash = defineServerPlugin({ id: 'clash', migrations: { '002-usage-logs': coreMigrations['001-initial'] } });
     expect(() => allMigrations([clash])).toThrow(/"002-usage-logs" of plugin "clash" is already defined by the core/);

@@ -3,6 +3,7 @@ import type { Migration } from 'kysely';
 import type { AppContext } from './context';
 import type { TokenAuthenticator } from './auth/tokens';
 import type { DirectoryPasswords } from './auth/directory-passwords';
+import type { EmailCodes } from './auth/email-codes';
 import type { ServerLocale, ServerMessages } from './i18n/index';
 import type { CliCommand } from './cli/command';
 import type { EventReceiver } from './events';
@@ -20,6 +21,11 @@ export interface ServerProvides {
    * slice asking for the current password (an e-mail change) can ask a directory account for its directory's.
    */
   directoryPasswords?: (ctx: AppContext) => DirectoryPasswords;
+  /**
+   * Spends the codes mailed to an account's current address (becomes `ctx.emailCodes`), so a slice that needs that
+   * proof (a first password) takes the code the mailing slice sent.
+   */
+  emailCodes?: (ctx: AppContext) => EmailCodes;
 }
 
 /**

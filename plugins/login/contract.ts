@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { closed } from '../../schemas/common';
 import { PASSWORD_MAX_LENGTH } from '../../schemas/password-rule';
+import { EMAIL_CODE_LENGTH } from '../../schemas/email-code';
 import { MeSchema } from '../../schemas/session';
 import { OAUTH_PROVIDERS, ORG_ID_PATTERN } from '../../schemas/sign-in';
 import { LOGIN_PASSWORD_INPUT_MAX, NEXT_URL_MAX, USERNAME_INPUT_MAX } from './limits';
@@ -69,11 +70,28 @@ export const LoginResultSchema = Type.Object(
 /** What a successful sign-in answers. */
 export type LoginResult = Static<typeof LoginResultSchema>;
 
-/** Password change body (`old_password` only when the account has one); the rule is checked by the service. */
+/**
+ * Password change body; the rule is checked by the service. A change proves the account: `old_password` is its
+ * current password when it has one. Its first password needs the same proof as an e-mail change: a directory
+ * account's directory password (in `old_password`), else the `code` mailed to its current address
+ * (`emails:code` with purpose `password`); an account with neither a password nor an address has nothing to prove
+ * with.
+ */
 export const ChangePasswordBodySchema = Type.Object(
   {
     new_password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),
-    old_password: Type.Optional(Type.String({ maxLength: LOGIN_PASSWORD_INPUT_MAX })),
+    old_password: Type.Optional(
+      Type.String({
+        maxLength: LOGIN_PASSWORD_INPUT_MAX,
+        description: 'The current password; for the first password of a directory account, its directory password',
+      }),
+    ),
+    code: Type.Optional(
+      Type.String({
+        pattern: `^[0-9]{${EMAIL_CODE_LENGTH}}$`,
+        description: 'For the first password of an account with an address: the code mailed there (purpose password)',
+      }),
+    ),
   },
   closed,
 );

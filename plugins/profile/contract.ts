@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { closed, LocaleSchema } from '../../schemas/common';
+import { EMAIL_CODE_LENGTH, EMAIL_CODE_PURPOSES } from '../../schemas/email-code';
 import {
   AVATAR_URL_MAX,
-  EMAIL_CODE_LENGTH,
   EMAIL_INPUT_MAX,
   EMAIL_PASSWORD_INPUT_MAX,
   EMAIL_TOKEN_INPUT_MAX,
@@ -101,6 +101,25 @@ export type EmailBody = Static<typeof EmailBodySchema>;
 
 /** What proves an e-mail change: the current (or directory) password, or (an account without one) the mailed code. */
 export type EmailProof = Pick<EmailBody, 'password' | 'code'>;
+
+/** Body of `POST /users/ajax/v1/my/emails:code` (optional): what the code is to prove; an e-mail change by default. */
+export const EmailCodeBodySchema = Type.Object(
+  {
+    purpose: Type.Optional(
+      Type.Union(
+        EMAIL_CODE_PURPOSES.map((p) => Type.Literal(p)),
+        {
+          description:
+            '`email`: an e-mail change (default); `password`: setting the first password (`PUT /users/ajax/v1/my/password` ' +
+            'with `code`). A code proves only its own purpose, and its mail says which',
+        },
+      ),
+    ),
+  },
+  closed,
+);
+/** What asking for a code sends. */
+export type EmailCodeBody = Static<typeof EmailCodeBodySchema>;
 
 /** Answer of `POST /users/ajax/v1/my/emails:code`: where the code went (masked) and when another may be sent. */
 export const EmailCodeAnswerSchema = Type.Object(

@@ -1,6 +1,6 @@
 /**
  * Limits of the profile slice and its avatar content rule, used by its contract, its service and its
- * page (no imports, no TypeBox: safe in any bundle).
+ * page (no imports, no TypeBox: safe in any bundle). The code mailed to the current address: schemas/email-code.ts.
  */
 
 /** Largest avatar accepted, in bytes (1 MB; one byte more is refused). */
@@ -28,8 +28,6 @@ export const EMAIL_INPUT_MAX = 320;
 export const EMAIL_TOKEN_INPUT_MAX = 128;
 /** Minimum time between two activation mails to one user. */
 export const EMAIL_RESEND_INTERVAL_MS = 60 * 1000;
-/** Digits of the code that proves an e-mail change of an account without a password. */
-export const EMAIL_CODE_LENGTH = 6;
 /** How long an e-mail change code stays valid. */
 export const EMAIL_CODE_TTL_MS = 10 * 60 * 1000;
 /** Longest current password an e-mail change may carry. */

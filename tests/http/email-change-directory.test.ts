@@ -14,6 +14,7 @@ const REBIND = '/users/ajax/v1/my/emails:rebind';
 const UNBIND = '/individual/proxy/my/email:unbind';
 const CODE = '/users/ajax/v1/my/emails:code';
 const ATTRIBUTES = '/users/ajax/v1/my/attributes:bind';
+const PASSWORD = '/users/ajax/v1/my/password';
 
 describe('e-mail change of a directory account', () => {
   let sink: SmtpSink;
@@ -176,11 +177,35 @@ describe('e-mail change of a directory account', () => {
     await s.ctx.lockout.unlock('lin2');
   });
 
-  it('a local password set with the session proves nothing for a directory account', async () => {
+  it('first password of a directory account: its directory password, not the session alone; it then proves nothing', async () => {
     const sam = await directorySession('ldap', 'sam', d.ldap.users.sam.password);
-    // An account without a password may set one with its session alone (the settings page offers it).
-    const set = await sam.req('PUT', '/users/ajax/v1/my/password', { body: { new_password: 'Local#Pass1' } });
+    // Before: the session alone set a local password (a way in that outlives the session and the directory's say).
+    const bare = await sam.req('PUT', PASSWORD, {
+      body: { new_password: 'Local#Pass1' },
+      headers: { 'accept-language': 'en-US' },
+    });
+    expect([bare.status, bare.json.code, bare.json.message]).toEqual([
+      400,
+      'FirstPasswordDirectoryPasswordRequired',
+      'To set a password, enter the password you sign in with through your directory (LDAP or Windows AD).',
+    ]);
+    // No mailed code instead: a directory account proves with its directory.
+    const code = await sam.req('POST', CODE, { body: { purpose: 'password' } });
+    expect([code.status, code.json.code]).toEqual([400, 'ProfileEmailBindingStatusWrong']);
+    const before = bindsAs(d.ldap.users.sam.dn).length;
+    const wrong = await sam.req('PUT', PASSWORD, {
+      body: { new_password: 'Local#Pass1', old_password: 'Wrong#Pass-1' },
+    });
+    expect([wrong.status, wrong.json.code]).toEqual([400, 'FirstPasswordDirectoryPasswordIncorrect']);
+    // Counted in the lock of the browser that sent it (sam's own, marked at sign-in), as a wrong current password.
+    expect((await s.ctx.lockout.state('sam', 'marked')).failures).toBe(1);
+    const set = await sam.req('PUT', PASSWORD, {
+      body: { new_password: 'Local#Pass1', old_password: d.ldap.users.sam.password },
+    });
     expect(set.status, set.text).toBe(200);
+    // The directory judged both: one refused and one accepted bind as sam.
+    expect(bindsAs(d.ldap.users.sam.dn).slice(before)).toEqual([49, 0]);
+    expect((await s.ctx.lockout.state('sam', 'marked')).failures).toBe(0);
     const withLocal = await sam.req('POST', REBIND, { body: { email: 'thief@evil.example', password: 'Local#Pass1' } });
     expect([withLocal.status, withLocal.json.code]).toEqual([400, 'ProfileEmailDirectoryPasswordIncorrect']);
     const ok = await sam.req('POST', REBIND, {
@@ -211,6 +236,13 @@ describe('e-mail change of a directory account', () => {
         const a = await tao.req('POST', REBIND, { body: { email: 'tao.new@example.net', password: `Wrong#${i}` } });
         expect(a.status).toBe(503);
       }
+      // Nor can a first password be proven while it is down.
+      const first = await tao.req('PUT', PASSWORD, {
+        body: { new_password: 'Local#Pass1', old_password: d.ldap.users.tao.password },
+        headers: { 'accept-language': 'en-US' },
+      });
+      expect([first.status, first.json.code]).toEqual([503, 'DirectoryUnavailable']);
+      expect((await s.ctx.lockout.state('tao', 'marked')).failures).toBe(0);
       expect(await failures('tao')).toBe(0);
       expect(await s.ctx.lockout.isLocked('tao')).toBe(false);
       expect(s.logs.join('\n')).toContain('directory password check: directory unavailable');

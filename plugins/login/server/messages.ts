@@ -8,6 +8,12 @@ export const messages = defineServerMessages({
     PasswordSameAsOld: 'The new password must differ from the old one.',
     OldPasswordRequired: 'Please enter the current password.',
     OldPasswordIncorrect: 'The current password is incorrect.',
+    FirstPasswordCodeRequired:
+      'To set a password, enter the code sent to your current email (send one from the password dialog).',
+    FirstPasswordCodeIncorrect: 'The code is incorrect or has expired; send a new one.',
+    FirstPasswordDirectoryPasswordRequired:
+      'To set a password, enter the password you sign in with through your directory (LDAP or Windows AD).',
+    FirstPasswordDirectoryPasswordIncorrect: 'The directory password is incorrect.',
     DirectoryNotEnabled: 'Sign-in through this directory is not enabled.',
     DirectoryUnavailable: 'The directory cannot be reached. Please try again later.',
     DirectoryAccountConflict:
@@ -21,6 +27,10 @@ export const messages = defineServerMessages({
     PasswordSameAsOld: '新密码不能与旧密码相同。',
     OldPasswordRequired: '请输入当前密码。',
     OldPasswordIncorrect: '当前密码错误。',
+    FirstPasswordCodeRequired: '设置密码需要输入发送到你当前邮箱的验证码（可在设置密码的对话框中发送）。',
+    FirstPasswordCodeIncorrect: '验证码不正确或已过期，请重新发送。',
+    FirstPasswordDirectoryPasswordRequired: '设置密码需要输入你通过目录服务（LDAP 或 Windows AD）登录时使用的密码。',
+    FirstPasswordDirectoryPasswordIncorrect: '目录密码不正确。',
     DirectoryNotEnabled: '未启用该目录登录。',
     DirectoryUnavailable: '无法连接目录服务，请稍后重试。',
     DirectoryAccountConflict: '已存在同名账号且未关联该目录，请使用该账号的密码登录。',

@@ -163,8 +163,11 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['login'],
         summary:
-          'Change the password (also the forced change after sign-in); ends the other sessions. A wrong current ' +
-          'password counts as a failed sign-in: the 5th locks the account for an hour (423 AccountLocked)',
+          'Change the password (also the forced change after sign-in); ends the other sessions. A first password ' +
+          'needs what an e-mail change needs: a directory account its directory password (old_password), an ' +
+          'account with an address the code mailed there (code; emails:code with purpose password). A wrong ' +
+          'current password, directory password or code counts as a failed sign-in: the 5th locks the account ' +
+          'for an hour (423 AccountLocked)',
         headers: ChangePasswordHeadersSchema,
         body: ChangePasswordBodySchema,
         response: { 200: SuccessSchema, ...errorResponses },
@@ -173,7 +176,16 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const s = req.session!;
       const marks = await readMarks(ctx, req);
-      await changePassword(ctx, s.user.id, s.idHash, req.body.new_password, req.body.old_password, req.ip, marks);
+      await changePassword(ctx, {
+        userId: s.user.id,
+        keepSessionHash: s.idHash,
+        newPassword: req.body.new_password,
+        oldPassword: req.body.old_password,
+        code: req.body.code,
+        ip: req.ip,
+        marks,
+        log: req.log,
+      });
       return { success: true };
     },
   );

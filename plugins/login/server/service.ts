@@ -5,6 +5,7 @@ import { noteSignIn } from './devices';
 import { lockFor, type DeviceMark } from './device-mark';
 import { findUserByUsername, maskEmail, recoveryTarget } from '../../../server/services/accounts';
 import { AppError } from '../../../server/errors';
+import type { DirectoryTroubleLog } from '../../../server/auth/directory-passwords';
 import { addressSubject } from '../../../server/http/rate-limit';
 import type { UsersTable } from '../../../server/db/schema';
 import { NEXT_URL_MAX, type UsernameCheckAnswer } from '../contract';
@@ -172,45 +173,102 @@ export async function checkUsername(
   return { ...answer, exists: true, email: maskEmail(target.email) };
 }
 
+/** A password change as the route hands it over: who, the new password, and what proves the account. */
+export interface PasswordChange {
+  userId: string;
+  /** The session that asks (it stays; the user's other sessions end). */
+  keepSessionHash: string;
+  newPassword: string;
+  /** The current password; for a directory account's first password, its directory password. */
+  oldPassword?: string;
+  /** For the first password of an account with an address: the code mailed there (purpose `password`). */
+  code?: string;
+  /** The client address (the account-locked message names it). */
+  ip: string;
+  /** The browser's device marks: a current one of the account picks the marked lock. */
+  marks?: readonly DeviceMark[];
+  /** Where a directory's trouble is noted (never a secret). */
+  log?: DirectoryTroubleLog;
+}
+
+/** What proves a password change, and the codes of a missing and a wrong proof. */
+const PASSWORD_PROOFS = {
+  password: { missing: 'OldPasswordRequired', wrong: 'OldPasswordIncorrect' },
+  directory: { missing: 'FirstPasswordDirectoryPasswordRequired', wrong: 'FirstPasswordDirectoryPasswordIncorrect' },
+  code: { missing: 'FirstPasswordCodeRequired', wrong: 'FirstPasswordCodeIncorrect' },
+} as const;
+
+/** The account's directory could not judge its password; the attempt's lockout slot is given back. */
+class DirectoryCannotJudge extends Error {}
+
 /**
- * Changes the signed-in user's password under the rule; ends their other sessions. The current password is judged
- * under the account's sign-in lockout (server/auth/lockout.ts), as a sign-in with a slider pass: the attempt takes
- * its slot before the password is evaluated, a wrong one keeps it, the 5th locks the account for an hour (sign-in
- * included: whoever holds the session guesses no further than a stranger at the sign-in page), a right one clears
- * the count. While the account is locked even the right password is refused (423 AccountLocked), unevaluated.
- * The lock is the browser's, as at sign-in: a browser with a current device mark of the account counts in the
- * marked lock, any other (a session cookie copied elsewhere) in the unmarked one.
+ * Changes the signed-in user's password under the rule; ends their other sessions. The account proves itself first:
+ * with its current password when it has one. Its first password needs what an e-mail change needs (issue 38, item 3),
+ * so a stolen session cannot set a password and then use it as the proof of an e-mail change (or sign in with it
+ * after the session is gone): a directory account gives its directory password, judged by the directory; an account
+ * with an address gives the code mailed there for this purpose (`ctx.emailCodes`, spent once); an account with
+ * neither has nothing to prove with (it could bind an address with its session alone anyway).
+ * The proof is judged under the account's sign-in lockout (server/auth/lockout.ts), as a sign-in with a slider
+ * pass: the attempt takes its slot before anything is evaluated, a wrong one keeps it, the 5th locks the account for
+ * an hour (sign-in included: whoever holds the session guesses no further than a stranger at the sign-in page), a
+ * right one clears the count. While the account is locked even the right proof is refused (423 AccountLocked),
+ * unevaluated. A directory that cannot judge gives the slot back (503 DirectoryUnavailable). The lock is the
+ * browser's, as at sign-in: a browser with a current device mark of the account counts in the marked lock, any other
+ * (a session cookie copied elsewhere) in the unmarked one.
  */
-export async function changePassword(
-  ctx: AppContext,
-  userId: string,
-  keepSessionHash: string,
-  newPassword: string,
-  oldPassword: string | undefined,
-  ip: string,
-  marks: readonly DeviceMark[] = [],
-): Promise<void> {
+export async function changePassword(ctx: AppContext, change: PasswordChange): Promise<void> {
+  const { userId, newPassword, oldPassword, code, ip, marks = [] } = change;
   const violation = passwordRuleViolation(newPassword);
   if (violation) throw new AppError(400, violation);
   const row = await ctx.db
     .selectFrom('users')
-    .select(['username', 'password_hash'])
+    .select(['username', 'password_hash', 'email'])
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
+  const directories = ctx.directoryPasswords;
+  let kind: keyof typeof PASSWORD_PROOFS | null = null;
+  let given: string | undefined;
+  let check: () => Promise<boolean> = async () => false;
   if (row.password_hash) {
-    if (!oldPassword) throw new AppError(400, 'OldPasswordRequired');
+    const hash = row.password_hash;
+    [kind, given] = ['password', oldPassword];
+    check = () => ctx.hasher.verify(hash, oldPassword!);
+  } else if (directories && (await directories.sourceOf(userId))) {
+    [kind, given] = ['directory', oldPassword];
+    check = async () => {
+      const verdict = await directories.verify(userId, oldPassword!, change.log);
+      // The directory could not judge (down, or no longer the account's): nothing was evaluated.
+      if (verdict === 'unavailable' || verdict === 'not-directory') throw new DirectoryCannotJudge();
+      return verdict === 'ok';
+    };
+  } else if (row.email) {
+    const codes = ctx.emailCodes;
+    [kind, given] = ['code', code];
+    // Without the slice that mails codes no code can be right: the account then has no way to set one here.
+    if (codes) check = () => codes.take(userId, 'password', code!);
+  }
+  if (kind) {
+    if (!given) throw new AppError(400, PASSWORD_PROOFS[kind].missing);
     const lock = await lockFor(ctx, marks, userId);
     const slot = await ctx.lockout.reserve(row.username, true, lock);
     if (slot.kind !== 'granted') throw new AppError(423, 'AccountLocked');
-    if (!(await ctx.hasher.verify(row.password_hash, oldPassword))) {
-      if (slot.slot < LOCK_AT_FAILURES) throw new AppError(400, 'OldPasswordIncorrect');
+    let right: boolean;
+    try {
+      right = await check();
+    } catch (e) {
+      await ctx.lockout.release(row.username, slot.slot, lock);
+      if (e instanceof DirectoryCannotJudge) throw new AppError(503, 'DirectoryUnavailable');
+      throw e;
+    }
+    if (!right) {
+      if (slot.slot < LOCK_AT_FAILURES) throw new AppError(400, PASSWORD_PROOFS[kind].wrong);
       // Only the attempt holding the locking slot gets here, so the owner hears of each lock once.
       const until = ctx.clock.now().getTime() + LOCK_DURATION_MS;
       await ctx.events.emit({ type: 'account.locked', until, address: ip, lock, to: { userId } });
       throw new AppError(423, 'AccountLocked');
     }
     await ctx.lockout.succeeded(row.username, lock);
-    if (oldPassword === newPassword) throw new AppError(400, 'PasswordSameAsOld');
+    if (kind === 'password' && oldPassword === newPassword) throw new AppError(400, 'PasswordSameAsOld');
   }
   const hash = await ctx.hasher.hash(newPassword);
   await ctx.db
@@ -218,7 +276,7 @@ export async function changePassword(
     .set({ password_hash: hash, must_change_password: 0, updated_at: ctx.clock.now().getTime() })
     .where('id', '=', userId)
     .execute();
-  await ctx.sessions.destroyOthers(userId, keepSessionHash);
+  await ctx.sessions.destroyOthers(userId, change.keepSessionHash);
   await ctx.events.emit({
     type: 'password.changed',
     how: row.password_hash ? 'settings' : 'first-sign-in',

@@ -1,4 +1,5 @@
 import fastifyMultipart from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errorResponses } from '../../../server/errors';
@@ -16,6 +17,7 @@ import {
   BindAttributesSchema,
   EmailBodySchema,
   EmailCodeAnswerSchema,
+  EmailCodeBodySchema,
   EmailStateSchema,
   EmailVerifyBodySchema,
   LanguageAnswerSchema,
@@ -266,12 +268,14 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['profile'],
         summary:
-          'For an account without a password: mail a code to the current address, to prove an e-mail change with ' +
-          '(one a minute, 10 minutes valid)',
+          'For an account without a password: mail a code to the current address, to prove an e-mail change or ' +
+          'setting the first password with (`purpose`; one a minute, 10 minutes valid)',
+        // No body at all (the page before `purpose` existed) asks for an e-mail change code.
+        body: Type.Union([EmailCodeBodySchema, Type.Null()]),
         response: { 200: EmailCodeAnswerSchema, ...errorResponses },
       },
     },
-    async (req) => sendEmailChangeCode(ctx, req.session!.user.id, mailOrigin(req)),
+    async (req) => sendEmailChangeCode(ctx, req.session!.user.id, mailOrigin(req), req.body?.purpose),
   );
 
   app.post(

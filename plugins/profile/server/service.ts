@@ -13,12 +13,13 @@ import { sessionUserColumns } from '../../../server/auth/sessions';
 import { LOCK_AT_FAILURES, LOCK_DURATION_MS } from '../../../server/auth/lockout';
 import { maskEmail } from '../../../server/services/accounts';
 import type { ServerLocale } from '../../../server/i18n/index';
+import type { EmailCodes } from '../../../server/auth/email-codes';
+import { EMAIL_CODE_LENGTH, type EmailCodePurpose } from '../../../schemas/email-code';
 import {
   AVATAR_CONTENT_TYPES,
   AVATAR_MAX_BYTES,
   AVATAR_MAX_PIXELS,
   AVATAR_PENDING_TTL_MS,
-  EMAIL_CODE_LENGTH,
   EMAIL_CODE_TTL_MS,
   EMAIL_RESEND_INTERVAL_MS,
   EMAIL_TOKEN_TTL_MS,
@@ -223,16 +224,31 @@ interface ChangingUser {
   email_verified: number;
 }
 
-const CODE_TEXT: Record<ServerLocale, { subject: string; body: (code: string) => string }> = {
-  zh_CN: {
-    subject: '修改邮箱的验证码',
-    body: (code) =>
-      `你好，\n\n你正在修改账号的通知邮箱，验证码为：${code}\n10 分钟内有效。\n\n如果这不是你本人的操作，请不要把验证码告诉任何人，并联系管理员。`,
+/** The code mail, by what the code proves: its reader must know what they are allowing before giving it to anyone. */
+const CODE_TEXT: Record<EmailCodePurpose, Record<ServerLocale, { subject: string; body: (code: string) => string }>> = {
+  email: {
+    zh_CN: {
+      subject: '修改邮箱的验证码',
+      body: (code) =>
+        `你好，\n\n你正在修改账号的通知邮箱，验证码为：${code}\n10 分钟内有效。\n\n如果这不是你本人的操作，请不要把验证码告诉任何人，并联系管理员。`,
+    },
+    en_US: {
+      subject: 'Your code to change the email',
+      body: (code) =>
+        `Hello,\n\nYou are changing the notification email of your account. Your code is: ${code}\nIt is valid for 10 minutes.\n\nIf this was not you, give the code to nobody and contact your administrator.`,
+    },
   },
-  en_US: {
-    subject: 'Your code to change the email',
-    body: (code) =>
-      `Hello,\n\nYou are changing the notification email of your account. Your code is: ${code}\nIt is valid for 10 minutes.\n\nIf this was not you, give the code to nobody and contact your administrator.`,
+  password: {
+    zh_CN: {
+      subject: '设置密码的验证码',
+      body: (code) =>
+        `你好，\n\n你正在为账号设置登录密码，验证码为：${code}\n10 分钟内有效。\n\n如果这不是你本人的操作，请不要把验证码告诉任何人，并联系管理员。`,
+    },
+    en_US: {
+      subject: 'Your code to set a password',
+      body: (code) =>
+        `Hello,\n\nYou are setting a password for your account. Your code is: ${code}\nIt is valid for 10 minutes.\n\nIf this was not you, give the code to nobody and contact your administrator.`,
+    },
   },
 };
 
@@ -291,20 +307,8 @@ async function proveChange(
     check = () => ctx.hasher.verify(hash, proof.password!);
   } else if (user.email) {
     kind = 'code';
-    const current = user.email;
-    check = async () => {
-      const row = await ctx.db
-        .selectFrom('email_change_codes')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      return (
-        !!row &&
-        row.expires_at > ctx.clock.now().getTime() &&
-        row.email.toLowerCase() === current.toLowerCase() &&
-        crypto.timingSafeEqual(Buffer.from(row.code_hash), Buffer.from(sha256(proof.code!)))
-      );
-    };
+    // A code proves one change: a right one is spent by the check.
+    check = () => takeEmailCode(ctx, userId, 'email', proof.code!);
   } else {
     return;
   }
@@ -326,8 +330,6 @@ async function proveChange(
     throw new AppError(423, 'ProfileAccountLocked');
   }
   await ctx.lockout.succeeded(user.username);
-  // A code proves one change.
-  if (kind === 'code') await ctx.db.deleteFrom('email_change_codes').where('user_id', '=', userId).execute();
 }
 
 /** The account's directory could not judge its password; the attempt's lockout slot is given back. */
@@ -344,21 +346,59 @@ async function noticeToOldAddress(ctx: AppContext, old: string, next: string | n
 }
 
 /**
+ * Spends the account's code when `code` is the one mailed for `purpose` to the address it still has, unexpired: one
+ * DELETE decides, so of parallel requests with the right code exactly one gets true. A wrong code spends nothing.
+ */
+export async function takeEmailCode(
+  ctx: AppContext,
+  userId: string,
+  purpose: EmailCodePurpose,
+  code: string,
+): Promise<boolean> {
+  const [row, user] = await Promise.all([
+    ctx.db.selectFrom('email_change_codes').selectAll().where('user_id', '=', userId).executeTakeFirst(),
+    ctx.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst(),
+  ]);
+  const digest = sha256(code);
+  const right =
+    !!row &&
+    !!user?.email &&
+    row.purpose === purpose &&
+    row.expires_at > ctx.clock.now().getTime() &&
+    row.email.toLowerCase() === user.email.toLowerCase() &&
+    crypto.timingSafeEqual(Buffer.from(row.code_hash), Buffer.from(digest));
+  if (!right) return false;
+  const spent = await ctx.db
+    .deleteFrom('email_change_codes')
+    .where('user_id', '=', userId)
+    .where('code_hash', '=', digest)
+    .executeTakeFirst();
+  return Number(spent.numDeletedRows) === 1;
+}
+
+/** `ctx.emailCodes`: the codes this slice mails, for another slice to take (the login slice's first password). */
+export function emailCodes(ctx: AppContext): EmailCodes {
+  return { take: (userId, purpose, code) => takeEmailCode(ctx, userId, purpose, code) };
+}
+
+/**
  * Mails a code to the account's current address, for an account without a password to prove an e-mail change
- * with (one a minute; a new code replaces the last; 10 minutes valid).
+ * (`purpose` 'email') or its first password ('password') with: one a minute whatever the purpose; a new code
+ * replaces the last; 10 minutes valid; the mail says what the code allows.
  */
 export async function sendEmailChangeCode(
   ctx: AppContext,
   userId: string,
   origin: MailOrigin,
+  purpose: EmailCodePurpose = 'email',
 ): Promise<EmailCodeAnswer> {
   const user = await ctx.db
     .selectFrom('users')
     .select(['email', 'password_hash'])
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
-  // An account with a password (its own or its directory's) proves with it; one without an address has nowhere to
-  // get a code.
+  // An account with a password (its own or its directory's) proves with it, a change of address and a first password
+  // alike; one without an address has nowhere to get a code.
   if (user.password_hash || !user.email || (await directoryOf(ctx, userId))) {
     throw new AppError(400, 'ProfileEmailBindingStatusWrong');
   }
@@ -370,13 +410,13 @@ export async function sendEmailChangeCode(
     .randomInt(0, 10 ** EMAIL_CODE_LENGTH)
     .toString()
     .padStart(EMAIL_CODE_LENGTH, '0');
-  const row = { code_hash: sha256(code), email: user.email, expires_at: now + EMAIL_CODE_TTL_MS };
+  const row = { code_hash: sha256(code), email: user.email, expires_at: now + EMAIL_CODE_TTL_MS, purpose };
   await ctx.db
     .insertInto('email_change_codes')
     .values({ user_id: userId, ...row })
     .onConflict((oc) => oc.column('user_id').doUpdateSet(row))
     .execute();
-  const text = CODE_TEXT[origin.locale];
+  const text = CODE_TEXT[purpose][origin.locale];
   try {
     await ctx.mailer.send({ to: user.email, subject: text.subject, text: text.body(code) });
   } catch (err) {

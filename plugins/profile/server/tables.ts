@@ -1,5 +1,6 @@
 /**
- * The profile slice's tables (migrations `010-profile`, `061-avatar-uploads`, `062-email-change-codes`).
+ * The profile slice's tables (migrations `010-profile`, `061-avatar-uploads`, `062-email-change-codes`,
+ * `063-email-code-purpose`).
  * Kysely sees them through the augmentation below, so the core schema names no plugin table.
  */
 
@@ -32,7 +33,10 @@ export interface AvatarUploadsTable {
   in_use: number;
 }
 
-/** The code that proves an e-mail change of an account without a password (migration `062-email-change-codes`). */
+/**
+ * The code mailed to the current address of an account without a password: it proves an e-mail change or the first
+ * password (migrations `062-email-change-codes`, `063-email-code-purpose`); one per user, a new one replaces it.
+ */
 export interface EmailChangeCodesTable {
   user_id: string;
   /** SHA-256 of the code; the code itself is only in the mail. */
@@ -40,6 +44,8 @@ export interface EmailChangeCodesTable {
   /** The current address it was sent to: a code proves a change only while that is still the address. */
   email: string;
   expires_at: number;
+  /** What it proves (`EmailCodePurpose`): `email` (a change of the address) or `password` (the first password). */
+  purpose: string;
 }
 
 declare module '../../../server/db/schema' {
