@@ -5,10 +5,20 @@ import type {
   AvatarUploadAnswer,
   BindAttributes,
   EmailCodeAnswer,
+  EmailCodeBody,
   EmailProof,
   EmailState,
   ProfileLanguage,
 } from './contract';
+
+/**
+ * What proves a password change: the current password (for a directory account's first password, its directory's),
+ * or for the first password of an account with an address the code mailed there.
+ */
+export interface PasswordProof {
+  old_password?: string;
+  code?: string;
+}
 
 /** How long an e-mail change proved with a directory password may take (the directory answers within 5 s). */
 const DIRECTORY_PROOF_TIMEOUT_MS = 10_000;
@@ -23,14 +33,21 @@ export function profileApi(client: RequestClient) {
   return {
     /** Whether the account has a password (the old one is asked only then) and its e-mail. */
     attributes: () => client.get<BindAttributes>('/users/ajax/v1/my/attributes:bind', undefined, own),
-    /** Password change; the service applies the rule and ends the user's other sessions. */
-    changePassword: async (newPassword: string, oldPassword?: string) => {
+    /**
+     * Password change with the account's proof; the service applies the rule and ends the user's other sessions.
+     * `directory`: the proof is a directory password (a longer wait).
+     */
+    changePassword: async (newPassword: string, proof: PasswordProof = {}, directory = false) => {
       // The fingerprint code (crypto) loads only when a password is actually changed.
       const { getUmidToken } = await import(/* webpackChunkName: "core-captcha" */ '../../src/core/captcha');
       return client.put<Success>(
         '/users/ajax/v1/my/password',
-        oldPassword ? { new_password: newPassword, old_password: oldPassword } : { new_password: newPassword },
-        { handleUnauthorized: false, headers: { user_agent: navigator.userAgent, 'umid-token': getUmidToken() } },
+        { new_password: newPassword, ...proof },
+        {
+          ...proving(directory),
+          handleUnauthorized: false,
+          headers: { user_agent: navigator.userAgent, 'umid-token': getUmidToken() },
+        },
       );
     },
     /** Saves the language preference (the service also sets the locale cookie). */
@@ -62,8 +79,9 @@ export function profileApi(client: RequestClient) {
     /** Removes the bound address, with the current (or directory) password or the mailed code. */
     unbindEmail: (email: string, proof: EmailProof, directory = false) =>
       client.post<EmailState>('/individual/proxy/my/email:unbind', { email, ...proof }, proving(directory)),
-    /** Mails a code to the current address (accounts without a password prove an e-mail change with it). */
-    sendEmailCode: () => client.post<EmailCodeAnswer>('/users/ajax/v1/my/emails:code', undefined, own),
+    /** Mails a code to the current address (accounts without a password prove an e-mail change or a first password). */
+    sendEmailCode: (purpose: NonNullable<EmailCodeBody['purpose']> = 'email') =>
+      client.post<EmailCodeAnswer>('/users/ajax/v1/my/emails:code', { purpose }, own),
     /** Spends the activation token from the mail. */
     verifyEmail: (token: string) => client.post<EmailState>('/individual/proxy/my/email:verify', { token }, own),
   };

@@ -114,6 +114,43 @@ describe('profile store', () => {
     expect(await offline.store.unbindEmail()).toEqual({ ok: false, failure: { id: 'profile.email.unbindFailed' } });
   });
 
+  it('a first password carries the proof the account has: the code mailed for it, or the directory password', async () => {
+    const { store, session, calls } = setup({
+      'POST /users/ajax/v1/my/emails:code': ok({
+        sent_to: 't***@example.com',
+        resend_available_at: 161_000,
+        server_time: 100_000,
+      }),
+      'PUT /users/ajax/v1/my/password': ok({ success: true }),
+    });
+    store.seed({ has_password: false, directory: null });
+    // Neither a password nor an address: nothing to prove with.
+    expect(store.passwordProof).toBeNull();
+    session.user!.email = 'tp@example.com';
+    expect(store.passwordProof).toBe('code');
+    expect(await store.sendEmailCode('password')).toEqual({ ok: true });
+    expect(calls[0].body).toEqual({ purpose: 'password' });
+    expect(store.codeSentTo).toBe('t***@example.com');
+    expect(await store.changePassword('Chosen#2024', { old: 'not asked', code: '123456' })).toEqual({ ok: true });
+    expect(calls[1].body).toEqual({ new_password: 'Chosen#2024', code: '123456' });
+    // Now it has one: the next change gives it.
+    expect(store.passwordProof).toBe('password');
+    expect(await store.changePassword('Chosen#2025', { old: 'Chosen#2024', code: '123456' })).toEqual({ ok: true });
+    expect(calls[2].body).toEqual({ new_password: 'Chosen#2025', old_password: 'Chosen#2024' });
+
+    const dir = setup({
+      'PUT /users/ajax/v1/my/password': serviceError(503, 'DirectoryUnavailable', 'The directory…', 'req-9'),
+    });
+    dir.store.seed({ has_password: false, directory: 'Example LDAP' });
+    expect(dir.store.passwordProof).toBe('directory');
+    expect(await dir.store.changePassword('Local#Pass1', { old: 'Lin#Pass-1' })).toEqual({
+      ok: false,
+      failure: { id: 'profile.email.directoryUnavailable' },
+    });
+    expect(dir.calls[0].body).toEqual({ new_password: 'Local#Pass1', old_password: 'Lin#Pass-1' });
+    expect(dir.store.passwordProof).toBe('directory');
+  });
+
   it('verifies a token once even when asked twice', async () => {
     const { store, session, calls, backend } = setup({
       'POST /uiless/api/apps:search': ok({ results: [] }),

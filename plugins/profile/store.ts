@@ -6,7 +6,7 @@ import { annotate, ResourceStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import type { Me } from '../../schemas/session';
 import { profileApi } from './api';
-import type { BindAttributes, EmailProof, EmailState, ProfileLanguage } from './contract';
+import type { BindAttributes, EmailCodeBody, EmailProof, EmailState, ProfileLanguage } from './contract';
 import { AVATAR_MAX_BYTES, SNIFF_BYTES, sniffImageKind } from './limits';
 
 /** Service failures this section explains itself (the spec's 'error sending the activation mail'). */
@@ -14,7 +14,12 @@ const PROFILE_FAILURES = {
   ProfileEmailSendFailed: 'profile.email.sendError',
   // A 503 the page explains: the account's directory is down (its password cannot be checked now).
   ProfileEmailDirectoryUnavailable: 'profile.email.directoryUnavailable',
+  // The same from the password change (a directory account's first password).
+  DirectoryUnavailable: 'profile.email.directoryUnavailable',
 };
+
+/** What a password change proves the account with (see `ProfileStore.passwordProof`). */
+export type PasswordProofKind = 'password' | 'directory' | 'code' | null;
 
 /** The one failure mapping for this section: a known code, the service's explanation of a 4xx, else the fallback. */
 const failure = (fallbackId: string) => (error: RequestError) => failureOf(error, PROFILE_FAILURES, fallbackId);
@@ -90,6 +95,16 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
     return this.data.directory;
   }
 
+  /**
+   * What a password change asks for: the current password; for a first password the directory's (a directory
+   * account) or a code mailed to the current address (an account with one); nothing for an account with neither.
+   */
+  get passwordProof(): PasswordProofKind {
+    if (this.hasPassword) return 'password';
+    if (this.directory !== null) return 'directory';
+    return this.session.user?.email ? 'code' : null;
+  }
+
   /** The attributes the page needs beyond the session user. */
   protected fetch() {
     return this.api.attributes();
@@ -98,9 +113,16 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
   /** A failed read keeps what is known (the page still offers the change, asking the old password when unsure). */
   protected override clear(): void {}
 
-  /** Changes the password; the caller has checked the rule and the confirmation already. */
-  changePassword(newPassword: string, oldPassword?: string): Promise<ActionResult> {
-    return this.saveWith(this.api.changePassword(newPassword, this.hasPassword ? oldPassword : undefined), {
+  /** Changes the password with the proof `passwordProof` asks for; the caller has checked the rule and confirmation. */
+  changePassword(newPassword: string, given: { old?: string; code?: string } = {}): Promise<ActionResult> {
+    const kind = this.passwordProof;
+    const proof =
+      kind === 'password' || kind === 'directory'
+        ? { old_password: given.old }
+        : kind === 'code'
+          ? { code: given.code }
+          : {};
+    return this.saveWith(this.api.changePassword(newPassword, proof, kind === 'directory'), {
       busy: (on) => (this.passwordSaving = on),
       failure: failure('profile.password.failed'),
       apply: () => (this.data = { ...this.data, has_password: true }),
@@ -173,9 +195,9 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
     });
   }
 
-  /** Mails a code to the current address, for an account without a password to prove a change with. */
-  sendEmailCode(): Promise<ActionResult> {
-    return this.saveWith(this.api.sendEmailCode(), {
+  /** Mails a code to the current address, for an account without a password to prove a change (or first password). */
+  sendEmailCode(purpose: EmailCodeBody['purpose'] = 'email'): Promise<ActionResult> {
+    return this.saveWith(this.api.sendEmailCode(purpose), {
       busy: (on) => (this.emailSaving = on),
       failure: failure('profile.email.codeFailed'),
       apply: (answer) => {

@@ -1,6 +1,8 @@
-import { Alert, Form, Input, Modal } from 'antd';
+import { Alert, Button, Form, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { useSecondsUntil } from '../../../src/core/ui/useSecondsUntil';
+import type { PasswordProofKind } from '../store';
 import {
   validateNewPasswordDiffers,
   validatePassword,
@@ -8,27 +10,47 @@ import {
 } from '../../../src/core/validation';
 import { failureText, type ActionResult, type Failure } from '../../../src/core/stores/failure';
 
+/** The code a first password is proven with: where it went, when another may go, and how to send one. */
+export interface PasswordCode {
+  sentTo: string | null;
+  availableAt: number | null;
+  sending: boolean;
+  onSend: () => Promise<ActionResult>;
+}
+
 /** Props of the change-password dialog. */
 export interface PasswordModalProps {
   open: boolean;
-  /** Ask for the current password (the account has one). */
-  needsOld: boolean;
+  /**
+   * What proves the account: the current password; for a first password its directory's password or the code
+   * mailed to its current address; nothing (null) for an account with neither.
+   */
+  proof: PasswordProofKind;
+  /** The directory's display name (proof 'directory'). */
+  directory: string | null;
+  /** The mailed code (proof 'code'). */
+  code: PasswordCode;
   saving: boolean;
-  onSubmit: (newPassword: string, oldPassword?: string) => Promise<ActionResult>;
+  onSubmit: (newPassword: string, given: { old?: string; code?: string }) => Promise<ActionResult>;
   onClose: (changed: boolean) => void;
 }
 
 interface Values {
   old?: string;
+  code?: string;
   password: string;
   confirm: string;
 }
 
-/** Current, new and repeated password, checked with the shared rule before anything is sent. */
-export function PasswordModal({ open, needsOld, saving, onSubmit, onClose }: PasswordModalProps) {
+/**
+ * The account's proof (current password, or for a first password the directory's or a mailed code), new and repeated
+ * password, checked with the shared rule before anything is sent.
+ */
+export function PasswordModal({ open, proof, directory, code, saving, onSubmit, onClose }: PasswordModalProps) {
   const intl = useIntl();
   const [form] = Form.useForm<Values>();
   const [failure, setFailure] = useState<Failure | null>(null);
+  const codeSeconds = useSecondsUntil(code.availableAt);
   const rule = (check: (v: string) => string | undefined) => ({
     validator: (_: unknown, v: string) => {
       const id = check(v ?? '');
@@ -39,7 +61,7 @@ export function PasswordModal({ open, needsOld, saving, onSubmit, onClose }: Pas
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
     setFailure(null);
-    const r = await onSubmit(v.password, v.old);
+    const r = await onSubmit(v.password, { old: v.old, code: v.code?.trim() || undefined });
     if (r.ok) {
       form.resetFields();
       onClose(true);
@@ -69,13 +91,75 @@ export function PasswordModal({ open, needsOld, saving, onSubmit, onClose }: Pas
         />
       )}
       <Form form={form} layout="vertical" requiredMark={false} onFinish={() => void submit()}>
-        {needsOld && (
+        {proof === 'password' && (
           <Form.Item
             name="old"
             label={<FormattedMessage id="profile.password.old" />}
             rules={[{ required: true, message: intl.formatMessage({ id: 'profile.password.oldRequired' }) }]}
           >
             <Input.Password autoComplete="current-password" />
+          </Form.Item>
+        )}
+        {proof === 'directory' && (
+          <Form.Item
+            name="old"
+            label={<FormattedMessage id="profile.email.directoryPassword" values={{ directory }} />}
+            extra={<FormattedMessage id="profile.password.directoryHint" values={{ directory }} />}
+            rules={[
+              {
+                required: true,
+                message: intl.formatMessage({ id: 'profile.email.directoryPasswordRequired' }, { directory }),
+              },
+            ]}
+          >
+            <Input.Password autoComplete="current-password" data-testid="profile-password-directory" />
+          </Form.Item>
+        )}
+        {proof === 'code' && (
+          <Form.Item
+            label={<FormattedMessage id="profile.email.code" />}
+            extra={
+              code.sentTo ? (
+                <FormattedMessage id="profile.email.codeSent" values={{ email: code.sentTo }} />
+              ) : (
+                <FormattedMessage id="profile.password.codeHint" />
+              )
+            }
+          >
+            <Space.Compact style={{ width: '100%' }}>
+              <Form.Item
+                name="code"
+                noStyle
+                rules={[
+                  {
+                    required: true,
+                    pattern: /^\d{6}$/,
+                    message: intl.formatMessage({ id: 'profile.email.codeRequired' }),
+                  },
+                ]}
+              >
+                <Input
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={6}
+                  data-testid="profile-password-code"
+                />
+              </Form.Item>
+              <Button
+                disabled={codeSeconds > 0 || code.sending}
+                onClick={async () => {
+                  const r = await code.onSend();
+                  setFailure(r.ok ? null : (r.failure ?? null));
+                }}
+                data-testid="profile-password-send-code"
+              >
+                {codeSeconds > 0 ? (
+                  <FormattedMessage id="profile.email.resendIn" values={{ seconds: codeSeconds }} />
+                ) : (
+                  <FormattedMessage id="profile.email.sendCode" />
+                )}
+              </Button>
+            </Space.Compact>
           </Form.Item>
         )}
         <Form.Item

@@ -79,9 +79,16 @@ const ProfilePage = observer(function ProfilePage() {
       </dl>
       <PasswordModal
         open={changingPassword}
-        needsOld={profile.hasPassword}
+        proof={profile.passwordProof}
+        directory={profile.directory}
+        code={{
+          sentTo: profile.codeSentTo,
+          availableAt: profile.codeAvailableAt,
+          sending: profile.emailSaving,
+          onSend: () => profile.sendEmailCode('password'),
+        }}
         saving={profile.passwordSaving}
-        onSubmit={(n, o) => profile.changePassword(n, o)}
+        onSubmit={(n, given) => profile.changePassword(n, given)}
         onClose={(changed) => {
           setChangingPassword(false);
           if (changed) void messageApi.success(intl.formatMessage({ id: 'profile.password.success' }));
