@@ -100,11 +100,11 @@ describe('renderIndexHtml with lazy files', () => {
     '<script defer src="/static/js/index.89abcdef.js" nonce="CSP_NONCE_PLACEHOLDER"></script></head>';
   const config = { appId: 'a', orgId: '', env: 'vpc', host: '', organizationId: '' };
 
-  it('names them before the entry script, scripts deferred with the nonce, styles preloaded', () => {
+  it('names them before the entry script, scripts and styles preloaded, scripts with the nonce', () => {
     const html = renderIndexHtml(template, config, 'N0NCE', ['/s/a.js', '/s/b.css', '/s/"x".js']);
     expect(html).toContain(
-      '<script defer src="/s/a.js" nonce="N0NCE"></script><link rel="preload" as="style" href="/s/b.css">' +
-        '<script defer src="/s/&quot;x&quot;.js" nonce="N0NCE"></script>' +
+      '<link rel="preload" as="script" href="/s/a.js" nonce="N0NCE"><link rel="preload" as="style" href="/s/b.css">' +
+        '<link rel="preload" as="script" href="/s/&quot;x&quot;.js" nonce="N0NCE">' +
         '<script defer src="/static/js/index.89abcdef.js" nonce="N0NCE"></script>',
     );
     expect(html.indexOf('lib-react')).toBeLessThan(html.indexOf('/s/a.js'));

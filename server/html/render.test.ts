@@ -22,8 +22,9 @@ describe('renderIndexHtml', () => {
     );
     const html = renderIndexHtml(withScripts, config, 'N', ['/static/js/async/page.3.js']);
     expect(html).toContain(
-      '<script defer src="/static/js/lib-react.1.js"></script><script defer src="/static/js/async/page.3.js" nonce="N">' +
-        '</script><script defer src="/static/js/vpc.2.js"></script>',
+      '<script defer src="/static/js/lib-react.1.js"></script>' +
+        '<link rel="preload" as="script" href="/static/js/async/page.3.js" nonce="N">' +
+        '<script defer src="/static/js/vpc.2.js"></script>',
     );
   });
 });

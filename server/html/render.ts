@@ -39,9 +39,10 @@ const attr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').rep
 /**
  * Fills the built index.html: the page configuration into its script tag, the page's lazy files (`chunks`, from
  * page-chunks.json) before the entry script, a first screen (server/html/first-screen.ts) into the container, and one
- * nonce everywhere the placeholder is. The lazy scripts are `defer` like the entry: the browser fetches them with the
- * document and runs them, in order, before the entry, so the app finds the page's code loaded. Their stylesheets are
- * preloaded (the app adds them when the page that needs them renders), or linked when the page comes painted.
+ * nonce everywhere the placeholder is. The lazy scripts are preloaded: the browser fetches them with the document,
+ * and they run when the app imports them, after the page's first paint (a painted page does not wait for them). Their
+ * stylesheets are preloaded (the app adds them when the page that needs them renders), or linked when the page comes
+ * painted.
  */
 export function renderIndexHtml(
   template: string,
@@ -62,7 +63,7 @@ export function renderIndexHtml(
     .map((f) =>
       f.endsWith('.css')
         ? `<link rel="${firstScreen === undefined ? 'preload" as="style' : 'stylesheet'}" href="${attr(f)}">`
-        : `<script defer src="${attr(f)}" nonce="${NONCE_PLACEHOLDER}"></script>`,
+        : `<link rel="preload" as="script" href="${attr(f)}" nonce="${NONCE_PLACEHOLDER}">`,
     )
     .join('');
   html = html.replace(ENTRY_SCRIPT_RE, (entry) => tags + entry);

@@ -31,7 +31,7 @@ function named(html: string, csp: string): { files: string[]; nonced: boolean } 
   const nonce = /'nonce-([^']+)'/.exec(csp)![1];
   const tags = [
     ...html.matchAll(
-      /<(?:script defer src|link rel="preload" as="style" href)="(\/static\/[^"]+\/async\/[^"]+)"([^>]*)>/g,
+      /<link rel="preload" as="(?:script|style)" href="(\/static\/[^"]+\/async\/[^"]+)"([^>]*)>/g,
     ),
   ];
   return {
