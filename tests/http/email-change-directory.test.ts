@@ -257,6 +257,76 @@ describe('e-mail change of a directory account', () => {
     await sink.waitFor('tao@example.org');
   });
 
+  /** Adds a person to the LDAP directory (with a mail attribute unless `mail` is null); resolves with the password. */
+  async function addPerson(login: string, mail: string | null): Promise<string> {
+    const password = `${login[0].toUpperCase()}${login.slice(1)}#Pass-7`;
+    await d.asAdmin('ldap', (c) =>
+      c.add(`uid=${login},ou=people,${d.ldap.baseDn}`, {
+        objectClass: ['inetOrgPerson'],
+        uid: login,
+        cn: `${login} Person`,
+        sn: 'Person',
+        ...(mail ? { mail } : {}),
+        userPassword: password,
+      }),
+    );
+    return password;
+  }
+
+  const inboxTypes = async (c: Client) =>
+    (
+      (await c.req('POST', `${INBOX}:list`, { body: { page_size: 100 } })).json.messages as {
+        type: string;
+        body: string;
+      }[]
+    )
+      .filter((m) => m.type.startsWith('email.'))
+      .map((m) => `${m.type} ${m.body}`);
+
+  it('the directory owns a directory account’s e-mail: a change here lasts until the next sign-in puts the directory’s back', async () => {
+    const password = await addPerson('ivy', 'ivy@example.org');
+    const ivy = await directorySession('ldap', 'ivy', password);
+    expect((await ivy.req('GET', '/individual/proxy/me')).json).toMatchObject({
+      email: 'ivy@example.org',
+      email_verified: true,
+    });
+    // A change in the settings, proven with the directory password: it stands, unverified, until the next sign-in.
+    const moved = await ivy.req('POST', REBIND, { body: { email: 'ivy.home@example.net', password } });
+    expect(moved.status, moved.text).toBe(200);
+    const activation = await sink.waitFor('ivy.home@example.net');
+    const token = new URL(activation.links[0]).searchParams.get('token')!;
+    expect(await inboxTypes(ivy)).toHaveLength(1);
+
+    // The next directory sign-in (the same proof) puts the directory's address back, verified, and says so.
+    const again = await directorySession('ldap', 'ivy', password);
+    expect((await again.req('GET', '/individual/proxy/me')).json).toMatchObject({
+      email: 'ivy@example.org',
+      email_verified: true,
+    });
+    const told = await inboxTypes(again);
+    expect(told).toHaveLength(2);
+    // (Both at the same instant of the test's clock: their order is not the point.)
+    expect(told.filter((m) => /^email\.changed .*ivy@example\.org/.test(m))).toHaveLength(1);
+    // The changed address's activation link no longer matches the account's address.
+    const late = await again.req('POST', '/individual/proxy/my/email:verify', { body: { token } });
+    expect([late.status, late.json.code]).toEqual([400, 'ProfileEmailActivateMismatch']);
+    // A sign-in that changes nothing tells nothing.
+    const third = await directorySession('ldap', 'ivy', password);
+    expect(await inboxTypes(third)).toHaveLength(2);
+  });
+
+  it('a directory account whose directory has no e-mail for it keeps the one set in the settings', async () => {
+    const password = await addPerson('jun', null);
+    const jun = await directorySession('ldap', 'jun', password);
+    expect((await jun.req('GET', ATTRIBUTES)).json).toMatchObject({ directory: 'Example LDAP', email: null });
+    const bound = await jun.req('POST', '/users/ajax/v1/my/emails:bind', {
+      body: { email: 'jun@example.net', password },
+    });
+    expect(bound.status, bound.text).toBe(200);
+    const again = await directorySession('ldap', 'jun', password);
+    expect((await again.req('GET', '/individual/proxy/me')).json.email).toBe('jun@example.net');
+  });
+
   it('a local account is asked its own password as before, and is told of no directory', async () => {
     const { alice } = await s.signIn('alice');
     expect((await alice.req('GET', ATTRIBUTES)).json).toMatchObject({ has_password: true, directory: null });

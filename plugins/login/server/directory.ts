@@ -466,6 +466,11 @@ function linkedUser(db: Kysely<DB>, dir: SignInDirectoriesTable, person: Directo
  * The local account of a directory person: linked by their stable id, created at the first sign-in (joining the
  * directory's organisation when it has one), name and e-mail refreshed at every sign-in. A local account of the
  * same name that is not linked is not taken over (409).
+ * The directory owns a directory account's e-mail: when it has one for the person, every sign-in (proven with the
+ * directory password, the proof an e-mail change of the account needs too) makes it the account's address, verified,
+ * over whatever the account had (a change made in the settings lasts until then; its pending activation link stops
+ * matching). A sign-in that moves the address tells the owner's inbox, as a change in the settings does. When the
+ * directory has none, the account keeps its own.
  */
 export async function linkedAccount(
   ctx: AppContext,
@@ -481,7 +486,8 @@ export async function linkedAccount(
   if (linked) {
     const change: Partial<UsersTable> = {};
     if (linked.name !== name) change.name = name;
-    if (email && linked.email !== email) Object.assign(change, { email, email_verified: 1 });
+    const before = linked.email;
+    if (email && (before !== email || linked.email_verified !== 1)) Object.assign(change, { email, email_verified: 1 });
     if (Object.keys(change).length) {
       await ctx.db
         .updateTable('users')
@@ -489,6 +495,9 @@ export async function linkedAccount(
         .where('id', '=', linked.id)
         .execute();
       Object.assign(linked, change);
+    }
+    if (email && before?.toLowerCase() !== email.toLowerCase()) {
+      await ctx.events.emit({ type: before ? 'email.changed' : 'email.bound', email, to: { userId: linked.id } });
     }
     await ctx.db
       .updateTable('identities')

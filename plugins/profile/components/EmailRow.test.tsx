@@ -39,7 +39,7 @@ describe('e-mail row', () => {
     expect(dialogTexts()).toEqual([
       'Email address',
       'Example LDAP password',
-      'You sign in through Example LDAP: changing the email needs the password you sign in with there. The old address is told of the change.',
+      'You sign in through Example LDAP: changing the email needs the password you sign in with there. The old address is told of the change. If Example LDAP has an email for you, your next sign-in puts it back.',
     ]);
     expect(screen.queryByTestId('profile-email-code')).toBeNull();
     fireEvent.change(document.querySelector('.ant-modal input[type="email"]')!, {
