@@ -1,7 +1,4 @@
 import type { ConfigProviderProps } from 'antd';
-
-/** antd's own texts of one language (what ConfigProvider's `locale` takes). */
-type AntdLocale = NonNullable<ConfigProviderProps['locale']>;
 import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { createIntl, IntlProvider } from 'react-intl';
@@ -16,6 +13,9 @@ import { StoresProvider, type RootStore } from '../core/stores/root';
 import { lazyLoaded } from '../core/ui/lazyLoaded';
 import { RouteGuard } from '../shell/RouteGuard';
 import { ErrorBoundary } from '../shell/errors/ErrorBoundary';
+
+/** antd's own texts of one language (what ConfigProvider's `locale` takes). */
+type AntdLocale = NonNullable<ConfigProviderProps['locale']>;
 
 /** antd's root (./antd.tsx): loaded with the page's code, not in the first scripts; start.tsx starts it at once. */
 export const loadAntdRoot = () => import(/* webpackChunkName: "antd-root" */ './antd');
@@ -40,33 +40,6 @@ const FRAME_MESSAGES = {
     ]),
 };
 
-/** A catalogue and the language it is in. */
-export interface LoadedMessages {
-  locale: SupportedLocale;
-  messages: MessageCatalogue;
-}
-
-/** Every message of the app locale, loaded on demand; the previous locale's stay shown while a switch loads. */
-function useMessages(registry: Registry, locale: SupportedLocale, initial?: LoadedMessages) {
-  // The page's own catalogue (put there by the service) renders at once; another language still loads.
-  const [loaded, setLoaded] = useState<LoadedMessages | undefined>(initial);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    if (loaded?.locale === locale) return;
-    let live = true;
-    Promise.all([FRAME_MESSAGES[locale](), registry.loadMessages(locale)])
-      .then(([[core, shell], plugins]) => {
-        if (live) setLoaded({ locale, messages: { ...core.default, ...shell.default, ...plugins } });
-      })
-      .catch(() => live && setFailed(true));
-    return () => {
-      live = false;
-    };
-    // `loaded` is read only to skip a language already there; it is not a reason to load again.
-  }, [registry, locale]);
-  return { loaded, failed };
-}
-
 /**
  * antd's texts (pagination, date picker…) in the app locale, fetched on demand to keep both out of the initial bundle.
  * Chinese comes in one file with dayjs's Chinese locale (the same chunk name), which the app loads beside it.
@@ -76,41 +49,41 @@ const ANTD_LOCALES = {
   en_US: () => import(/* webpackChunkName: "antd-locale-en" */ 'antd/es/locale/en_US'),
 };
 
-/**
- * antd's texts in the app locale. `ready` turns true once the first ones settled (arrived, or failed: antd's English
- * defaults then); the app waits for it, so antd's components do not render twice at start-up (every one of them
- * would render again when the texts arrived). A switch keeps the previous texts until the new ones arrive.
- */
-function useAntdLocale(locale: SupportedLocale, initial?: AntdLocaleTexts): { texts?: AntdLocale; ready: boolean } {
-  const [state, setState] = useState<{ texts?: AntdLocale; ready: boolean }>(() =>
-    initial?.locale === locale ? { texts: initial.texts, ready: true } : { ready: false },
+/** antd's texts of `locale`; undefined when they could not be loaded (antd's English defaults then). */
+export const loadAntdTexts = (locale: SupportedLocale): Promise<AntdLocale | undefined> =>
+  ANTD_LOCALES[locale]().then(
+    (m) => m.default,
+    () => undefined,
   );
+
+/** Every text a page shows in one language: the app's catalogue and antd's own. */
+export interface LocaleTexts {
+  locale: SupportedLocale;
+  messages: MessageCatalogue;
+  antd?: AntdLocale;
+}
+
+/**
+ * The texts of the app locale, loaded on demand; the previous locale's stay shown while a switch loads. The page's
+ * own (its catalogue put there by the service, antd's loaded before the first render) render at once.
+ */
+function useTexts(registry: Registry, locale: SupportedLocale, initial?: LocaleTexts) {
+  const [texts, setTexts] = useState<LocaleTexts | undefined>(initial);
+  const [failed, setFailed] = useState(false);
   useEffect(() => {
-    if (initial?.locale === locale && state.texts === initial.texts) return;
+    if (texts?.locale === locale) return;
     let live = true;
-    ANTD_LOCALES[locale]()
-      .then((m) => live && setState({ texts: m.default, ready: true }))
-      .catch(() => live && setState((s) => ({ ...s, ready: true })));
+    Promise.all([FRAME_MESSAGES[locale](), registry.loadMessages(locale), loadAntdTexts(locale)])
+      .then(([[core, shell], plugins, antd]) => {
+        if (live) setTexts({ locale, messages: { ...core.default, ...shell.default, ...plugins }, antd });
+      })
+      .catch(() => live && setFailed(true));
     return () => {
       live = false;
     };
-    // `state` and `initial` are read only to skip the texts the page started with; they are no reason to load.
-  }, [locale]);
-  return state;
-}
-
-/** antd's texts of one language, loaded before the app renders (a server-rendered page hydrates with them). */
-export interface AntdLocaleTexts {
-  locale: SupportedLocale;
-  texts: AntdLocale;
-}
-
-/**
- * Loads antd's texts of `locale`. start.tsx asks before the first render: the app renders nothing until they are
- * there (a server-rendered page hydrates with them), so asking from its effect would add a round trip.
- */
-export async function loadAntdLocale(locale: SupportedLocale): Promise<AntdLocaleTexts> {
-  return { locale, texts: (await ANTD_LOCALES[locale]()).default };
+    // `texts` is read only to skip a language already there; it is not a reason to load again.
+  }, [registry, locale]);
+  return { texts, failed };
 }
 
 /** Shown when not even the texts could be loaded (offline): both languages, plain HTML, a reload button. */
@@ -150,10 +123,8 @@ export interface AppProps {
   stores: RootStore;
   /** The page configuration (the document's in the browser, the request's on the server). */
   config: PageConfig;
-  /** The catalogue the service put in the page, shown without a request. */
-  initialMessages?: LoadedMessages;
-  /** antd's texts already loaded: the first render shows the page instead of waiting for them (hydration needs that). */
-  initialAntdLocale?: AntdLocaleTexts;
+  /** The texts the page starts with (the catalogue the service put in it, antd's already loaded), shown at once. */
+  initialTexts?: LocaleTexts;
   /** The router the routes sit in: the browser's by default; the server renders one location. */
   Router?: ComponentType<{ children: ReactNode }>;
   /** Called once the page's content committed: with a server-rendered page, once it is hydrated. */
@@ -175,16 +146,14 @@ export const App = observer(function App({
   registry,
   stores,
   config,
-  initialMessages,
-  initialAntdLocale,
+  initialTexts,
   Router = BrowserRouter,
   onPageCommitted,
 }: AppProps) {
   const { session } = stores;
   const locale = session.locale;
-  const { loaded, failed } = useMessages(registry, locale, initialMessages);
-  const messages = loaded?.messages;
-  const antdLocale = useAntdLocale(locale, initialAntdLocale);
+  const { texts, failed } = useTexts(registry, locale, initialTexts);
+  const messages = texts?.messages;
   const pages = useMemo(() => registry.routes.map((r) => [r, lazyLoaded(r.load)] as const), [registry]);
   useEffect(() => {
     // dayjs and its Chinese locale load on demand; pages that format dates load after the messages anyway.
@@ -211,16 +180,15 @@ export const App = observer(function App({
     void session.load();
   }, [session]);
 
-  if (!loaded) return failed ? <MessagesFailed /> : null;
-  if (!antdLocale.ready) return null;
+  if (!texts) return failed ? <MessagesFailed /> : null;
   return (
     <IntlProvider
-      locale={localeTag(loaded.locale)}
+      locale={localeTag(texts.locale)}
       messages={messages as Record<string, string>}
       defaultLocale={localeTag('zh_CN')}
     >
       <Suspense fallback={null}>
-        <AntdRoot locale={antdLocale.texts}>
+        <AntdRoot locale={texts.antd}>
           <PageConfigContext.Provider value={config}>
             <RegistryContext.Provider value={registry}>
               <StoresProvider value={stores}>

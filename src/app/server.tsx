@@ -12,7 +12,7 @@ import { createRequestClient, requestOptionsFromPageConfig } from '../core/reque
 import { createRootStore } from '../core/stores/root';
 import type { Tracker } from '../core/tracking';
 import { RedirectListener } from '../core/ui/Redirect';
-import { App, loadAntdLocale } from './App';
+import { App, loadAntdTexts } from './App';
 
 // Observers render once and subscribe to nothing: the server keeps no reaction alive after a page.
 enableStaticRendering(true);
@@ -58,7 +58,7 @@ async function renderPage(
   // The request client is never called here (effects do not run on the server); the stores need one.
   const client = createRequestClient(requestOptionsFromPageConfig(config));
   const stores = createRootStore(registry.stores, client, locale, () => NO_TRACKING, { bootstrap: boot });
-  const antdLocale = await loadAntdLocale(locale);
+  const texts = { locale, messages: boot.messages as MessageCatalogue, antd: await loadAntdTexts(locale) };
   const Router = ({ children }: { children: ReactNode }) => <StaticRouter location={url}>{children}</StaticRouter>;
   let failure: unknown;
   let redirected = false;
@@ -68,14 +68,7 @@ async function renderPage(
   const { prelude } = await prerenderToNodeStream(
     <StyleProvider cache={styles}>
       <RedirectListener.Provider value={() => (redirected = true)}>
-      <App
-        registry={registry}
-        stores={stores}
-        config={config}
-        initialMessages={{ locale, messages: boot.messages as MessageCatalogue }}
-        initialAntdLocale={antdLocale}
-        Router={Router}
-      />
+        <App registry={registry} stores={stores} config={config} initialTexts={texts} Router={Router} />
       </RedirectListener.Provider>
     </StyleProvider>,
     {

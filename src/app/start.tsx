@@ -8,7 +8,7 @@ import { createRegistry, type MessageCatalogue, type PluginDefinition } from '..
 import { configureRequestClient, defaultShowServerError } from '../core/request';
 import { createRootStore } from '../core/stores/root';
 import { preload } from '../core/ui/lazyLoaded';
-import { App, loadAntdLocale, loadAntdRoot, type AntdLocaleTexts } from './App';
+import { App, loadAntdRoot, loadAntdTexts } from './App';
 import { settleAfterCommit } from './settle';
 import { startAppTracking } from './tracking';
 
@@ -37,33 +37,32 @@ export async function start(plugins: PluginDefinition[]): Promise<void> {
   // The service chose the page's language by the same rule (the locale cookie, else the edition's default).
   const locale = boot?.locale ?? resolveLocale(document.cookie, edition.locale.default);
   document.documentElement.lang = localeTag(locale, 'html');
-  const antdLocale = loadAntdLocale(locale);
-  antdLocale.catch(() => {}); // the app asks again and handles a failure
+  const antdTexts = loadAntdTexts(locale);
   const stores = createRootStore(registry.stores, client, locale, (session) => startAppTracking(session, client), {
     bootstrap: boot,
   });
-  const initialMessages = boot?.messages ? { locale, messages: boot.messages as MessageCatalogue } : undefined;
   const container = document.getElementById('container');
   if (!container) return;
-  const app = (initialAntdLocale?: AntdLocaleTexts) => (
+  // antd's texts before the first render, so antd's components do not all render twice when they arrive (and a
+  // painted page hydrates with the texts the service rendered it with).
+  const initialTexts = boot?.messages
+    ? { locale, messages: boot.messages as MessageCatalogue, antd: await antdTexts }
+    : undefined;
+  const app = (
     <App
       registry={registry}
       stores={stores}
       config={config}
-      initialMessages={initialMessages}
-      initialAntdLocale={initialAntdLocale}
+      initialTexts={initialTexts}
       onPageCommitted={settleAfterCommit}
     />
   );
-  if (container.hasAttribute(FIRST_SCREEN_ATTR) && initialMessages) {
-    const texts = await antdLocale.catch(() => undefined);
-    if (texts) {
-      // As a transition: React hydrates in slices, and what the visitor acts on first hydrates first (React's own
-      // event replay).
-      startTransition(() => void hydrateRoot(container, app(texts)));
-      return;
-    }
+  if (container.hasAttribute(FIRST_SCREEN_ATTR) && initialTexts?.antd) {
+    // As a transition: React hydrates in slices, and what the visitor acts on first hydrates first (React's own
+    // event replay).
+    startTransition(() => void hydrateRoot(container, app));
+    return;
   }
   const root = createRoot(container);
-  startTransition(() => root.render(app()));
+  startTransition(() => root.render(app));
 }
