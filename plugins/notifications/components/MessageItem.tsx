@@ -3,6 +3,7 @@ import { useState, type CSSProperties } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
 import type { Locale } from '../../../src/core/edition';
+import { RelativeTime } from '../../../src/core/ui/RelativeTime';
 import { isSameOriginPath } from '../../../src/core/url';
 import type { InboxMessage } from '../contract';
 import type { InboxApp } from '../limits';
@@ -35,7 +36,7 @@ const APP_PATH = /^\/users(\/|$|\?|#)/;
 export interface MessageItemProps {
   /** The message as the service listed it. */
   message: InboxMessage;
-  /** The injected clock's time, for "3 minutes ago". */
+  /** The page's ticking clock, for "3 minutes ago" (shown once the page is in the browser: `RelativeTime`). */
   now: number;
   /** The page's language, for relative and full times. */
   locale: Locale;
@@ -148,9 +149,13 @@ export function MessageItem({ message: m, now, locale, selected, busy, onToggle,
         >
           <FormattedMessage id={APP_NAME_IDS[m.app]} />
           {' · '}
-          <time dateTime={m.created_at} title={messageFullTime(m.created_at, locale)} data-testid="inbox-message-time">
-            {messageTime(m.created_at, locale, (id) => t(id), now)}
-          </time>
+          <RelativeTime
+            value={m.created_at}
+            now={now}
+            format={(at) => messageTime(m.created_at, locale, (id) => t(id), at)}
+            title={() => messageFullTime(m.created_at, locale)}
+            data-testid="inbox-message-time"
+          />
         </div>
         {/* Clicking the text opens it too (the title button is the keyboard's way). */}
         <div
