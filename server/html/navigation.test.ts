@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptWeight, isBrowserNavigation } from './navigation';
+import { isBrowserNavigation } from './navigation';
 
 const CHROMIUM = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 
@@ -23,15 +23,6 @@ describe('isBrowserNavigation', () => {
     expect(isBrowserNavigation('GET', '/docs/', {})).toBe(false);
     expect(isBrowserNavigation('GET', '/docs/', { accept: 'application/json, text/html;q=0.5' })).toBe(false);
     expect(isBrowserNavigation('GET', '/docs/', { accept: 'text/html;q=0' })).toBe(false);
-  });
-});
-
-describe('acceptWeight', () => {
-  it('reads the exact entry, else the type wildcard, else 0', () => {
-    expect(acceptWeight(CHROMIUM, 'text/html')).toBe(1);
-    expect(acceptWeight(CHROMIUM, 'application/json')).toBe(0);
-    expect(acceptWeight('text/*;q=0.3', 'text/html')).toBe(0.3);
-    expect(acceptWeight('application/json;q=0.5, text/html; q=0.7', 'text/html')).toBe(0.7);
-    expect(acceptWeight(undefined, 'text/html')).toBe(0);
+    expect(isBrowserNavigation('GET', '/docs/', { accept: 'text/*;q=0.3, application/json;q=0.2' })).toBe(true);
   });
 });

@@ -77,7 +77,7 @@ describe('honest not-found: unknown pages answer 404 with the app, API and files
       const config = expectAppPage(a, 404, p);
       expect(config.csrfToken, p).toBeUndefined();
       expect(config.bootstrap.me, p).toBeUndefined();
-      expect(a.text, p).toContain(`src="${NOT_FOUND_FILE}"`);
+      expect(a.text, p).toContain(`href="${NOT_FOUND_FILE}"`);
     }
     const head = await open(new Client(s.url), '/docs/', 'HEAD');
     expect(head.status).toBe(404);
