@@ -1,14 +1,13 @@
-import { edition } from '../core/edition';
-import type { RequestClient } from '../core/request';
-import type { SessionStore } from '../core/stores/SessionStore';
-import {
-  createBeaconSender,
-  createTracker,
-  holdUntilSettled,
-  installBrowserTracking,
-  startPerfCollector,
-  type Tracker,
-} from '../core/tracking';
+import { edition } from '../edition';
+import type { RequestClient } from '../request';
+import type { SessionStore } from '../stores/SessionStore';
+import { installBrowserTracking } from './browser';
+import { startPerfCollector } from './perf';
+import { createBeaconSender } from './sender';
+import { holdUntilSettled } from './settle';
+import { createTracker, type Tracker } from './tracker';
+
+// The app's tracking, as its start-up (src/app/start.tsx) wires it: the product's tracker and performance collector.
 
 /** The analytics app name events of this product are grouped under. */
 export const TRACKING_APP_NAME = 'account-settings';
