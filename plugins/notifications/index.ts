@@ -18,6 +18,8 @@ export default definePlugin({
       frame: 'app',
       load: () => import(/* webpackChunkName: "plugin-notifications" */ './pages/NotificationsPage'),
       chunks: ['plugin-notifications'],
+      // Its title, description, tabs and the first page (the page brings it) paint with the document.
+      firstScreen: true,
     },
   ],
   // The bell shows on every framed page, so its chunk (with the stores) is small and separate from the page's.

@@ -24,6 +24,8 @@ export default definePlugin({
       frame: 'app',
       load: () => import(/* webpackChunkName: "plugin-switch-org" */ './pages/SwitchOrganizationPage'),
       chunks: ['plugin-switch-org'],
+      // Its title, description and the first page of the list (the page brings it) paint with the document.
+      firstScreen: true,
     },
     {
       path: '/users/switch/:organizationId/app-entry',

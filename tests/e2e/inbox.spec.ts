@@ -1,11 +1,12 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, expectNoAxeViolations, signIn, test } from './fixtures';
+import { expect, expectAppTookOver, expectNoAxeViolations, holdScripts, SCRIPTS_ROUTE, signIn, test } from './fixtures';
 
 // The message center end to end: the product's own security events land in the inbox, the bell counts them, and
 // the page reads, selects and deletes them. Each test has its own account (tests/e2e/serve.ts seeds them).
 const USERS = {
   flow: { username: 'inbox-flow', password: 'Inbox@pass1' },
   keys: { username: 'inbox-keys', password: 'Inbox@pass1' },
+  painted: { username: 'inbox-painted', password: 'Inbox@pass1' },
 };
 
 /** The title of the token-created message (an unread one reads "Unread: …" to a screen reader first). */
@@ -175,4 +176,47 @@ test('the message center works with the keyboard alone on a narrow window', asyn
   await expect(page.getByTestId('inbox-empty')).toHaveText(/^(暂无消息|No messages)$/);
   expect(await noHorizontalScroll()).toBe(true);
   await expectNoAxeViolations(page);
+});
+
+test('the message center comes painted; its times follow once the app has it, however late', async ({ page }, info) => {
+  test.skip(!['vpc', 'global'].includes(info.project.name), 'painting is shared; two editions are enough');
+  test.setTimeout(120_000);
+  await signIn(page, USERS.painted);
+  await createToken(page, 'painted token');
+
+  // The service sends the page with its first screen: title, description, tabs with the counts and the first page.
+  const served = await (await page.request.get('/users/notifications')).text();
+  expect(served).toMatch(
+    /<div id="container" data-first-screen>[\s\S]*(消息中心|Message center)[\s\S]*(账号的安全事件与企业的通知。|Security events of your account and notices of your organization\.)[\s\S]*data-testid="inbox-message"/,
+  );
+
+  // Painted before any script runs (held back: a slow phone on a slow network). The time reads the browser's clock:
+  // not in the paint (its place is kept), the app writes it.
+  await page.clock.install();
+  const release = await holdScripts(page);
+  await page.goto('/users/notifications', { waitUntil: 'commit' });
+  await expect(page.getByRole('heading', { level: 1, name: /^(消息中心|Message center)$/ })).toBeVisible();
+  await expect(
+    page.getByText(
+      /^(账号的安全事件与企业的通知。|Security events of your account and notices of your organization\.)$/,
+    ),
+  ).toBeVisible();
+  await expect(page.getByTestId('inbox-tab-unread')).toHaveText(/^(未读（1）|Unread \(1\))$/);
+  const first = messages(page).first();
+  await expect(first.getByTestId('inbox-message-title')).toHaveText(TOKEN_CREATED);
+  await expect(first.getByTestId('inbox-message-time')).toBeHidden();
+  await expect(page.locator('body')).toHaveAttribute('data-settling');
+
+  // The app arrives a minute and a half later: it takes the paint over as it is (any difference would be a
+  // hydration error, which fails the test), then writes the time against its own clock.
+  await page.clock.fastForward('01:30');
+  release();
+  await expectAppTookOver(page);
+  await page.unroute(SCRIPTS_ROUTE);
+  await expect(first.getByTestId('inbox-message-time')).toBeVisible();
+  await expect(first.getByTestId('inbox-message-time')).toHaveText(/^(\d+\s?分钟前|\d+ minutes? ago)$/);
+  // It is the app's page now: opening the message marks it read.
+  await first.getByTestId('inbox-message-title').click();
+  await expect(first).toHaveAttribute('data-read', 'true');
+  await expect(page.getByTestId('inbox-tab-unread')).toHaveText(/^(未读（0）|Unread \(0\))$/);
 });

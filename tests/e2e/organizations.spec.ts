@@ -1,5 +1,16 @@
 import type { Page } from '@playwright/test';
-import { E2E_MANY_ORGS, E2E_ORG, E2E_ORG_USERS, E2E_PACKAGES_ORG, expect, signIn, test } from './fixtures';
+import {
+  E2E_MANY_ORGS,
+  E2E_ORG,
+  E2E_ORG_USERS,
+  E2E_PACKAGES_ORG,
+  expect,
+  expectAppTookOver,
+  holdScripts,
+  SCRIPTS_ROUTE,
+  signIn,
+  test,
+} from './fixtures';
 
 // Organisations end to end: switching, the chooser's pages, the application entry guard, the service's policies
 // and the user with no organisation. vpc (private deployment, Chinese) and global (English, no packages section).
@@ -61,6 +72,42 @@ test('the chooser loads 50 organisations, "load more" appends the next pages, th
   await expect(page.getByTestId('org-load-more')).toHaveCount(0);
   await page.getByTestId('org-filter').fill('Org 11');
   await expect(items).toHaveCount(10); // 110 to 119 ("011" reads "Org 011")
+});
+
+test('the chooser comes painted with its first page; a choice works once the app has it', async ({ page }) => {
+  await signIn(page, E2E_ORG_USERS.many);
+  const chooser = `/users/switch/organization?nextUrl=${encodeURIComponent('/users/settings/profile')}`;
+  const title = /^(切换企业|Switch organization)$/;
+  const description = /^(选择您要进入的企业。|Choose the organization you want to work in\.)$/;
+
+  // The service sends the page with its first screen: title, description and the list's first page.
+  const served = await (await page.request.get(chooser)).text();
+  expect(served).toMatch(
+    new RegExp(
+      `<div id="container" data-first-screen>[\\s\\S]*(切换企业|Switch organization)[\\s\\S]*` +
+        `(选择您要进入的企业。|Choose the organization you want to work in\\.)[\\s\\S]*${E2E_MANY_ORGS.prefix} 001`,
+    ),
+  );
+
+  // Painted before any script runs (held back: a slow phone on a slow network), the current organisation marked.
+  const release = await holdScripts(page);
+  await page.goto(chooser, { waitUntil: 'commit' });
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(page.getByText(description)).toBeVisible();
+  const items = page.getByTestId('org-item');
+  await expect(items).toHaveCount(50);
+  await expect(items.first()).toContainText(`${E2E_MANY_ORGS.prefix} 001`);
+  const current = page.locator('[data-testid="org-item"][aria-current="true"]');
+  await expect(current).toHaveCount(1);
+  await expect(page.locator('body')).toHaveAttribute('data-settling');
+
+  // The app takes the paint over as it is (a hydration error fails the test); a choice then leads to the next page.
+  release();
+  await expectAppTookOver(page);
+  await page.unroute(SCRIPTS_ROUTE);
+  await expect(items).toHaveCount(50);
+  await current.click();
+  await expect(page).toHaveURL(/\/users\/settings\/profile$/);
 });
 
 test('an application tile goes through the entry guard to the application address', async ({ page }) => {
