@@ -33,7 +33,7 @@ const elements = [
   {
     type: 'schemas-plain',
     pattern:
-      'schemas/{locale,account-events,password-rule,captcha-rules,redirect-rule,secret-redaction,sign-in-paths,page-paths,first-screen}.ts',
+      'schemas/{locale,color-scheme,account-events,password-rule,captcha-rules,redirect-rule,secret-redaction,sign-in-paths,page-paths,first-screen}.ts',
     mode: 'full',
   },
   // TypeBox schemas and declared shapes: web code imports their types only.
@@ -88,7 +88,7 @@ function elementTypes(extra = []) {
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', '.generated/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**'],
+    ignores: ['dist/**', '.generated/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', '.scratch/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
