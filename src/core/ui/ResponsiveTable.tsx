@@ -1,7 +1,9 @@
 import { Card, Pagination, Spin, Table } from 'antd';
 import type { TableColumnType as ColumnType, TableProps } from 'antd';
-import type { Key, ReactNode } from 'react';
+import { createContext, useContext, type Key, type ReactNode } from 'react';
+import { useInBrowser } from './LocalTime';
 import { useNarrowLayout } from './responsive';
+import './ResponsiveTable.css';
 
 /** Props of a table that turns into stacked cards on a narrow window: antd's Table props, and where the cards go. */
 export interface ResponsiveTableProps<T> extends TableProps<T> {
@@ -26,16 +28,64 @@ function cellOf<T>(column: ColumnType<T>, record: T, index: number): ReactNode {
 const keyOf = <T,>(column: ColumnType<T>, i: number): Key =>
   column.key ?? (typeof column.dataIndex === 'string' ? column.dataIndex : i);
 
+/** Class names of ResponsiveTable.css: the variant the window's width hides while the page hydrates. */
+const HIDDEN_WHEN_NARROW = 'responsive-table-wide';
+const HIDDEN_WHEN_WIDE = 'responsive-table-narrow';
+
+const InCard = createContext(false);
+
+/**
+ * Whether a cell renders in a card rather than in a table row: a cell that sizes itself (a name cut at a column's
+ * width) asks where it is, not how wide the window is, so both variants are right while a page hydrates.
+ */
+export function useInCard(): boolean {
+  return useContext(InCard);
+}
+
 /**
  * antd's Table on a wide window; below the layout breakpoint the same rows as a stack of cards, built from the same
  * columns (so a card shows what the row shows, with the same actions): the title column on top, the others as
  * label/value pairs, the actions column at the bottom; the table's pagination under them.
+ *
+ * Safe to render on the service: there (and while React hydrates what it rendered) the window is unknown, so both
+ * variants are in the page and a media query at the same breakpoint (ResponsiveTable.css) shows one; once in the
+ * browser only the matching one is rendered, and it follows the window. The table keeps its place in the tree either
+ * way, so hydration does not mount it again.
  */
 export function ResponsiveTable<T extends object>(props: ResponsiveTableProps<T>) {
   const { cardTitleKey, cardActionsKey = 'actions', 'data-testid': testId, ...table } = props;
+  const inBrowser = useInBrowser();
   const narrow = useNarrowLayout();
-  if (!narrow) return <Table<T> {...table} />;
+  return (
+    <>
+      {(!inBrowser || !narrow) && (
+        <div className={inBrowser ? undefined : HIDDEN_WHEN_NARROW}>
+          <Table<T> {...table} />
+        </div>
+      )}
+      {(!inBrowser || narrow) && (
+        <div className={inBrowser ? undefined : HIDDEN_WHEN_WIDE}>
+          <InCard.Provider value={true}>
+            <Cards<T> table={table} cardTitleKey={cardTitleKey} cardActionsKey={cardActionsKey} testId={testId} />
+          </InCard.Provider>
+        </div>
+      )}
+    </>
+  );
+}
 
+/** The rows as a stack of cards, with the table's pagination under them. */
+function Cards<T extends object>({
+  table,
+  cardTitleKey,
+  cardActionsKey,
+  testId,
+}: {
+  table: TableProps<T>;
+  cardTitleKey?: Key;
+  cardActionsKey: Key;
+  testId?: string;
+}) {
   const columns = (table.columns ?? []).filter((c): c is ColumnType<T> => !('children' in c));
   const keyed = columns.map((c, i) => [keyOf(c, i), c] as const);
   const titleKey = cardTitleKey ?? keyed[0]?.[0];
