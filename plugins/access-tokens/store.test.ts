@@ -37,16 +37,26 @@ describe('AccessTokensStore', () => {
     expect(store.page.total).toBe(0);
   });
 
-  it('remembers the page size in local storage; ignores junk', async () => {
+  it('remembers the page size in local storage and takes it at the first load, not before; ignores junk', async () => {
     const { client, calls } = tokenBackend({ tokens: many(25) });
     const store = new AccessTokensStore(client);
     store.setPage(1, 10);
     await new Promise((r) => setTimeout(r, 0));
     expect(localStorage.getItem(PAGE_SIZE_KEY)).toBe('10');
-    expect(new AccessTokensStore(client).page.pageSize).toBe(10);
     expect(calls.at(-1)?.body).toMatchObject({ pagination: { page_size: 10 } });
+    // A new store renders the default size first (as the page the service rendered has it), then loads the
+    // remembered one.
+    const next = new AccessTokensStore(client);
+    expect(next.page.pageSize).toBe(DEFAULT_PAGE_SIZE);
+    await next.load();
+    expect(next.page.pageSize).toBe(10);
+    expect(calls.at(-1)?.body).toMatchObject({ pagination: { current_page: 1, page_size: 10 } });
+    expect(next.list).toHaveLength(10);
     localStorage.setItem(PAGE_SIZE_KEY, '7');
-    expect(new AccessTokensStore(client).page.pageSize).toBe(DEFAULT_PAGE_SIZE);
+    const junk = new AccessTokensStore(client);
+    await junk.load();
+    expect(junk.page.pageSize).toBe(DEFAULT_PAGE_SIZE);
+    expect(calls.at(-1)?.body).toMatchObject({ pagination: { page_size: DEFAULT_PAGE_SIZE } });
   });
 
   it('include_expired off restarts at page 1', async () => {
@@ -165,16 +175,44 @@ describe('AccessTokensStore seeded by the page', () => {
     expect(store.list).toEqual(tokens);
   });
 
-  it('asks when the brought page is not the one it would ask (another remembered size) or is malformed', async () => {
-    localStorage.setItem(PAGE_SIZE_KEY, '10');
+  it('shows the brought page first; then the size the browser remembers, from the brought page when it holds it', async () => {
     const tokens = many(25);
-    const other = rootWith(tokens, { 'access-tokens': { page: first(tokens) } });
-    const sized = await other.root.store('accessTokens');
-    expect(sized.loaded).toBe(false);
+    const brought = { 'access-tokens': { page: first(tokens) } };
+    // A smaller size: the brought first page holds it whole, no call.
+    localStorage.setItem(PAGE_SIZE_KEY, '10');
+    const smaller = rootWith(tokens, brought);
+    const sized = await smaller.root.store('accessTokens');
+    // What the service rendered with the page (it knows no remembered size): the browser's first render matches it.
+    expect(sized).toMatchObject({ loaded: true, page: { current: 1, pageSize: DEFAULT_PAGE_SIZE, total: 25 } });
+    expect(sized.list).toEqual(tokens.slice(0, DEFAULT_PAGE_SIZE));
     await sized.load();
-    expect(other.backend.calls).toHaveLength(1);
-    expect(sized.list).toHaveLength(10);
-    localStorage.clear();
+    expect(smaller.backend.calls).toHaveLength(0);
+    expect(sized.page).toMatchObject({ current: 1, pageSize: 10, total: 25 });
+    expect(sized.list).toEqual(tokens.slice(0, 10));
+
+    // A larger size than the brought page holds: asked for.
+    localStorage.setItem(PAGE_SIZE_KEY, '50');
+    const larger = rootWith(tokens, brought);
+    const wide = await larger.root.store('accessTokens');
+    expect(wide.page.pageSize).toBe(DEFAULT_PAGE_SIZE);
+    await wide.load();
+    expect(larger.backend.calls.map((c) => c.body)).toEqual([
+      { include_expired: true, pagination: { current_page: 1, page_size: 50 } },
+    ]);
+    expect(wide.list).toEqual(tokens);
+
+    // A larger size, but the brought page is every token: no call.
+    const few = many(3);
+    const all = rootWith(few, { 'access-tokens': { page: first(few) } });
+    const whole = await all.root.store('accessTokens');
+    await whole.load();
+    expect(all.backend.calls).toHaveLength(0);
+    expect(whole.page).toMatchObject({ pageSize: 50, total: 3 });
+    expect(whole.list).toEqual(few);
+  });
+
+  it('asks when the brought page is not the one it would ask or is malformed', async () => {
+    const tokens = many(25);
     const token = tokens[0];
     for (const page of [
       { ...first(tokens), access_tokens: [{ ...token, expired: 'no' }] },
@@ -182,6 +220,7 @@ describe('AccessTokensStore seeded by the page', () => {
       { ...first(tokens), access_tokens: [{ ...token, token: 'pt-secret' }] },
       { ...first(tokens), pages: { current_page: 1, page_size: '20', total_size: 25 } },
       { ...first(tokens), pages: { current_page: 2, page_size: 20, total_size: 25 } },
+      first(tokens, 10),
       { access_tokens: [] },
       [null],
       'page',

@@ -55,8 +55,12 @@ export interface AccessTokensStoreOptions {
 export class AccessTokensStore extends SectionStore {
   /** The current page of tokens (empty after a failed load). */
   list: AccessToken[] = [];
-  /** Pagination: current page, total count, page size (remembered in local storage). */
-  page = { current: 1, total: 0, pageSize: readPageSize() };
+  /**
+   * Pagination: current page, total count, page size. The size the browser remembers (local storage) is taken at the
+   * first load, not before: a page the service rendered has the default size, and the browser's first render (which
+   * hydrates it) must show the same.
+   */
+  page = { current: 1, total: 0, pageSize: DEFAULT_PAGE_SIZE };
   /** Whether expired tokens are listed (default true). */
   includeExpired = true;
   /** The value of the token just created, shown once until copied or the screen is left. */
@@ -74,6 +78,7 @@ export class AccessTokensStore extends SectionStore {
   private readonly userId: () => string | undefined;
   private readonly locale: () => string | undefined;
   private scopesLocale: string | undefined;
+  private rememberedSizeTaken = false;
 
   constructor(client: RequestClient, options: AccessTokensStoreOptions = {}) {
     super();
@@ -100,7 +105,8 @@ export class AccessTokensStore extends SectionStore {
 
   /**
    * Takes the first page as the page brought it (`StoreCore.pageData`), when it is the page this store would ask
-   * for (expired tokens included, page 1, the remembered size): shown at once, and the next `load()` makes no call.
+   * for (expired tokens included, page 1, the default size): shown at once, and the next `load()` makes no call
+   * (unless the browser remembers another size).
    */
   seed(answer: TokenPage): void {
     const { current, pageSize } = this.page;
@@ -113,9 +119,22 @@ export class AccessTokensStore extends SectionStore {
     });
   }
 
-  /** Loads the current page; on failure the list stays empty and loading stops. Right after `seed`, once, nothing. */
+  /**
+   * Loads the current page; on failure the list stays empty and loading stops. Right after `seed`, once, nothing;
+   * unless the browser remembers another page size, which the first load takes (from page 1): the brought page still
+   * serves when it holds that page whole, else the load asks.
+   */
   async load(): Promise<void> {
-    if (this.takeSeed()) return;
+    const seeded = this.takeSeed();
+    const resized = this.takeRememberedSize();
+    if (seeded) {
+      if (!resized) return;
+      const { pageSize, total } = this.page;
+      if (pageSize <= this.list.length || this.list.length >= total) {
+        this.list = this.list.slice(0, pageSize);
+        return;
+      }
+    }
     if (this.legacy) return this.loadLegacy();
     const { current, pageSize } = this.page;
     const [error] = await this.loadWith(
@@ -161,6 +180,16 @@ export class AccessTokensStore extends SectionStore {
     );
     // The legacy call may fail or carry no catalogue: fetch the scopes on their own then.
     if (error || !result.token_scopes?.length) await this.loadScopes();
+  }
+
+  /** Takes the page size the browser remembers, once (from page 1); true when it differs from the one shown. */
+  private takeRememberedSize(): boolean {
+    if (this.rememberedSizeTaken) return false;
+    this.rememberedSizeTaken = true;
+    const pageSize = readPageSize();
+    if (pageSize === this.page.pageSize) return false;
+    this.page = { ...this.page, current: 1, pageSize };
+    return true;
   }
 
   private applyLegacyPage(): void {

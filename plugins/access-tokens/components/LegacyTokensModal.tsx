@@ -2,11 +2,17 @@ import { Button, Modal } from 'antd';
 import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { useInBrowser } from '../../../src/core/ui/LocalTime';
 import { SECTION_PATH, TokensPanel } from './TokensPanel';
 
-/** Legacy ("v1") screen: the same panel in a modal titled personal access token; closing returns to the current path. */
+/**
+ * Legacy ("v1") screen: the same panel in a modal titled personal access token; closing returns to the current path.
+ * The modal opens once the app has the page: a page the service rendered holds no modal (it lives at the end of the
+ * body, outside what the service renders), so the browser's first render holds none either.
+ */
 export function LegacyTokensModal() {
   const [open, setOpen] = useState(true);
+  const inBrowser = useInBrowser();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   return (
@@ -17,7 +23,7 @@ export function LegacyTokensModal() {
         </Button>
       )}
       <Modal
-        open={open}
+        open={open && inBrowser}
         width={1000}
         footer={null}
         title={<FormattedMessage id="access-tokens.legacy.title" />}

@@ -2,10 +2,9 @@ import { Button, Empty, Popconfirm, Space, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { observer } from 'mobx-react-lite';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { formatDateTime } from '../../../src/core/i18n/format';
-import { ResponsiveTable } from '../../../src/core/ui/ResponsiveTable';
-import { useNarrowLayout } from '../../../src/core/ui/responsive';
-import { Truncated } from '../../../src/core/ui/Truncated';
+import { LocalTime, useInBrowser } from '../../../src/core/ui/LocalTime';
+import { ResponsiveTable, useInCard } from '../../../src/core/ui/ResponsiveTable';
+import { Truncated, type TruncatedProps } from '../../../src/core/ui/Truncated';
 import type { AccessToken } from '../contract';
 import { tokenState } from '../expiry';
 import { PAGE_SIZE_OPTIONS, type AccessTokensStore } from '../store';
@@ -21,25 +20,31 @@ export interface TokenTableProps {
 
 const SHOWN_SCOPES = 2;
 
+/** A name or description line: in the table a long one gives way to the other columns; in a card it has its width. */
+function CellText(props: Omit<TruncatedProps, 'maxWidth'>) {
+  return <Truncated {...props} maxWidth={useInCard() ? '100%' : 200} />;
+}
+
 /**
  * The list: name and state, scopes, created, expires, last used, and edit/delete per token. A long name or
  * description is cut to one line (whole on hover and focus); on a narrow window each token is a card.
  */
 export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit, onDelete }: TokenTableProps) {
   const intl = useIntl();
-  const now = Date.now();
-  // In the table a long name gives way to the other columns; in a card it has the card's width.
-  const textWidth = useNarrowLayout() ? '100%' : 200;
+  // "About to expire" depends on the browser's clock, which a page the service rendered cannot know: until the app
+  // has the page, a token is expired or not as the service said (its `expired`), and the tag for one about to expire
+  // comes once hydrated.
+  const now = useInBrowser() ? Date.now() : undefined;
   const columns: ColumnsType<AccessToken> = [
     {
       key: 'name',
       title: <FormattedMessage id="access-tokens.list.name" />,
       render: (_, t) => {
-        const state = t.expired ? 'expired' : tokenState(t.expires_at, now);
+        const state = t.expired ? 'expired' : now === undefined ? 'valid' : tokenState(t.expires_at, now);
         return (
           <div style={{ display: 'grid', gap: 2, minWidth: 0 }}>
             <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 6, minWidth: 0 }}>
-              <Truncated text={t.name} strong maxWidth={textWidth} data-testid="token-name" />
+              <CellText text={t.name} strong data-testid="token-name" />
               {state === 'expired' && (
                 <Tag color="error" data-testid="token-expired">
                   <FormattedMessage id="access-tokens.list.expired" />
@@ -51,7 +56,7 @@ export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit
                 </Tag>
               )}
             </div>
-            {t.description && <Truncated text={t.description} secondary maxWidth={textWidth} />}
+            {t.description && <CellText text={t.description} secondary />}
           </div>
         );
       },
@@ -82,14 +87,18 @@ export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit
     {
       key: 'created',
       title: <FormattedMessage id="access-tokens.list.created" />,
-      render: (_, t) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(t.created_at)}</span>,
+      render: (_, t) => (
+        <span style={{ whiteSpace: 'nowrap' }}>
+          <LocalTime value={t.created_at} />
+        </span>
+      ),
     },
     {
       key: 'expires',
       title: <FormattedMessage id="access-tokens.list.expires" />,
       render: (_, t) => (
         <span style={{ whiteSpace: 'nowrap' }}>
-          {t.expires_at ? formatDateTime(t.expires_at) : <FormattedMessage id="access-tokens.list.never" />}
+          {t.expires_at ? <LocalTime value={t.expires_at} /> : <FormattedMessage id="access-tokens.list.never" />}
         </span>
       ),
     },
@@ -98,7 +107,11 @@ export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit
       title: <FormattedMessage id="access-tokens.list.lastUsed" />,
       render: (_, t) => (
         <span style={{ whiteSpace: 'nowrap' }}>
-          {t.last_used_at ? formatDateTime(t.last_used_at) : <FormattedMessage id="access-tokens.list.neverUsed" />}
+          {t.last_used_at ? (
+            <LocalTime value={t.last_used_at} />
+          ) : (
+            <FormattedMessage id="access-tokens.list.neverUsed" />
+          )}
         </span>
       ),
     },

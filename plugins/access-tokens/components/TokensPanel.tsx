@@ -8,6 +8,7 @@ import { edition } from '../../../src/core/edition';
 import type { ActionResult } from '../../../src/core/stores/failure';
 import { useStore } from '../../../src/core/stores/root';
 import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
+import { useInBrowser } from '../../../src/core/ui/LocalTime';
 import type { AccessToken, TokenBody } from '../contract';
 import panelTheme from '../theme.json';
 import { FAILURE_MESSAGES } from '../store';
@@ -36,7 +37,10 @@ export const TokensPanel = observer(function TokensPanel({ showTitle = true }: {
   const location = useLocation();
   const [messageApi, contextHolder] = message.useMessage();
   const [editing, setEditing] = useState<AccessToken | null>(null);
-  const creating = /\/create\/?$/.test(location.pathname);
+  // `/create` opens the drawer once the app has the page: a page the service rendered shows the list under it (the
+  // drawer's code is not in the page; React would wait for it to hydrate), and the drawer slides in after hydration.
+  const inBrowser = useInBrowser();
+  const creating = inBrowser && /\/create\/?$/.test(location.pathname);
 
   useEffect(() => {
     void store.load();
