@@ -5,12 +5,11 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { edition } from '../../../src/core/edition';
-import { formatDateTime } from '../../../src/core/i18n/format';
 import { failureText, type Failure } from '../../../src/core/stores/failure';
 import { useStore } from '../../../src/core/stores/root';
 import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
-import { ResponsiveTable } from '../../../src/core/ui/ResponsiveTable';
-import { useNarrowLayout } from '../../../src/core/ui/responsive';
+import { LocalTime } from '../../../src/core/ui/LocalTime';
+import { ResponsiveTable, useInCard } from '../../../src/core/ui/ResponsiveTable';
 import { Truncated } from '../../../src/core/ui/Truncated';
 import type { SshKey, SshKeyCreateBody } from '../contract';
 
@@ -18,6 +17,11 @@ import type { SshKey, SshKeyCreateBody } from '../contract';
 const SshKeyDialog = lazyOverlay(() =>
   import(/* webpackChunkName: "plugin-ssh-keys-form" */ '../components/SshKeyDialog').then((m) => m.SshKeyDialog),
 );
+
+/** A key's name: in the table a long one gives way to the other columns; in a card it has the card's width. */
+function KeyName({ name }: { name: string }) {
+  return <Truncated text={name} strong maxWidth={useInCard() ? '100%' : 240} data-testid="ssh-key-name" />;
+}
 
 /**
  * SSH public keys: add button, count, list (fingerprint as ssh-keygen prints it; a card per key on a narrow window),
@@ -28,8 +32,6 @@ const SshKeysView = observer(function SshKeysView() {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const [toast, toastHolder] = message.useMessage();
-  // In the table a long name gives way to the other columns; in a card it has the card's width.
-  const nameWidth = useNarrowLayout() ? '100%' : 240;
   // `seq` changes at each opening so the dialog mounts afresh (no stale values, no reset racing typing).
   const [dialog, setDialog] = useState<{ open: boolean; editing: SshKey | null; seq: number }>({
     open: false,
@@ -69,7 +71,7 @@ const SshKeysView = observer(function SshKeysView() {
       dataIndex: 'name',
       render: (name: string, k) => (
         <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 4, minWidth: 0 }}>
-          <Truncated text={name} strong maxWidth={nameWidth} data-testid="ssh-key-name" />
+          <KeyName name={name} />
           {k.expired && (
             <Tag color="error" data-testid="ssh-key-expired">
               <FormattedMessage id="ssh-keys.expired" />
@@ -108,14 +110,14 @@ const SshKeysView = observer(function SshKeysView() {
     {
       title: t('ssh-keys.column.expiresAt'),
       dataIndex: 'expires_at',
-      render: (v: string | null) => (v ? formatDateTime(v) : <FormattedMessage id="ssh-keys.column.never" />),
+      render: (v: string | null) => (v ? <LocalTime value={v} /> : <FormattedMessage id="ssh-keys.column.never" />),
     },
     {
       title: t('ssh-keys.column.lastUsedAt'),
       dataIndex: 'last_used_at',
-      render: (v: string | null) => (v ? formatDateTime(v) : <FormattedMessage id="ssh-keys.column.neverUsed" />),
+      render: (v: string | null) => (v ? <LocalTime value={v} /> : <FormattedMessage id="ssh-keys.column.neverUsed" />),
     },
-    { title: t('ssh-keys.column.createdAt'), dataIndex: 'created_at', render: (v: string) => formatDateTime(v) },
+    { title: t('ssh-keys.column.createdAt'), dataIndex: 'created_at', render: (v: string) => <LocalTime value={v} /> },
     {
       title: t('ssh-keys.column.actions'),
       key: 'actions',
