@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { COLOR_SCHEMES } from './color-scheme';
 
 /** Wire shapes several slices answer or read the same way (server and `import type` only: this module loads TypeBox). */
 
@@ -9,6 +10,12 @@ export const closed = { additionalProperties: false } as const;
 export const LocaleSchema = Type.Union([Type.Literal('zh_CN'), Type.Literal('en_US')]);
 /** One of the two languages, as a request carries it. */
 export type WireLocale = Static<typeof LocaleSchema>;
+
+/** The account's colour scheme preference (the wire form of `ColorScheme` in `schemas/color-scheme`). */
+export const ColorSchemeSchema = Type.Union(
+  COLOR_SCHEMES.map((v) => Type.Literal(v)),
+  { description: '`system` follows the device (the default), `light` or `dark` fixes the theme' },
+);
 
 /** `{ success: true }`, the answer of deletes and of the password change. */
 export const SuccessSchema = Type.Object({ success: Type.Boolean() }, closed);

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { closed } from './common';
+import { closed, ColorSchemeSchema } from './common';
 
 /** Wire shapes of the session calls every page makes: who am I, which apps, which organisation. */
 
@@ -17,6 +17,7 @@ export const MeSchema = Type.Object(
     language: Nullable(Type.String()),
     must_change_password: Type.Boolean(),
     organization_id: Nullable(Type.String()),
+    colorScheme: ColorSchemeSchema,
   },
   { $id: 'Me', additionalProperties: false },
 );

@@ -73,6 +73,7 @@ describe('server slices', () => {
       '061-avatar-uploads',
       '062-email-change-codes',
       '063-email-code-purpose',
+      '064-color-scheme',
     ]);
     const clash = defineServerPlugin({ id: 'clash', migrations: { '002-usage-logs': coreMigrations['001-initial'] } });
     expect(() => allMigrations([clash])).toThrow(/"002-usage-logs" of plugin "clash" is already defined by the core/);
@@ -144,6 +145,7 @@ describe('server slices', () => {
         language: null,
         must_change_password: 0,
         current_org_id: null,
+        color_scheme: 'system' as const,
         created_at: 0,
         updated_at: 0,
       };

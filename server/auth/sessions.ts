@@ -36,6 +36,7 @@ export const sessionUserColumns = [
   'users.language',
   'users.must_change_password',
   'users.current_org_id',
+  'users.color_scheme',
   'users.created_at',
   'users.updated_at',
 ] as const;

@@ -1,5 +1,7 @@
 /** Kysely table types. Times are epoch milliseconds and flags are 0/1 integers, identical in both dialects. */
 
+import type { ColorScheme } from '../../schemas/color-scheme';
+
 /** A person who can sign in. */
 export interface UsersTable {
   id: string;
@@ -16,6 +18,8 @@ export interface UsersTable {
   password_hash: string | null;
   /** Organisation the user works in now (page config orgId). */
   current_org_id: string | null;
+  /** The theme the web app paints for this account (migration 064); `system` follows the device. */
+  color_scheme: ColorScheme;
   created_at: number;
   updated_at: number;
 }

@@ -30,6 +30,7 @@ export function toMe(u: SessionUser): Me {
     language: u.language,
     must_change_password: u.must_change_password === 1,
     organization_id: u.current_org_id,
+    colorScheme: u.color_scheme,
   };
 }
 

@@ -4,6 +4,7 @@ import type { DB, OrganizationsTable, UsersTable } from '../db/schema';
 import type { PasswordHasher } from '../auth/passwords';
 import { newId } from '../auth/random';
 import { cleanTextForCli } from '../clean-text';
+import { DEFAULT_COLOR_SCHEME } from '../../schemas/color-scheme';
 
 /** A rule broken by an admin operation (duplicate name, unknown org…), reported to the CLI or route. */
 export class AccountError extends Error {
@@ -153,6 +154,7 @@ export function newUserRow(
     must_change_password: 0,
     password_hash: null,
     current_org_id: null,
+    color_scheme: DEFAULT_COLOR_SCHEME,
     created_at: now,
     updated_at: now,
     ...fields,

@@ -29,6 +29,7 @@ describe('shell endpoints: me, installed apps, organisation', () => {
       language: null,
       must_change_password: false,
       organization_id: acme,
+      colorScheme: 'system',
     });
   });
 

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import crypto from 'node:crypto';
-import { Migrator } from 'kysely';
+import { Migrator, type Kysely } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Client, tempDataDir, useTestServer } from '../kit/server';
 import { allMigrations, dropPgSchema, openDatabase } from '../../server/db/index';
+import type { UsersTable } from '../../server/db/schema';
 import { discoverServerPlugins } from '../../server/plugin-loader';
 import { createOrganizationsBulk, updateOrgPolicies } from '../../server/services/organizations';
 import { ORG_NEXT_TOKEN_MAX, ORG_PAGE_SIZE_MAX, MEMBERS_LOOKUP_MAX } from '../../plugins/switch-org/limits';
@@ -612,7 +613,8 @@ describe('migration 041: the sort key of existing memberships', () => {
       expect((await migrator.migrateTo('040-org-policies')).error).toBeUndefined();
       const org = { id: 'o1', name: 'Old Org', name_lower: 'old org', logo: null, created_at: 0 };
       await db.insertInto('organizations').values(org).execute();
-      await db
+      // The users table as it was at 040: color_scheme comes with migration 064.
+      await (db as unknown as Kysely<{ users: Omit<UsersTable, 'color_scheme'> }>)
         .insertInto('users')
         .values({
           id: 'u1',

@@ -56,6 +56,7 @@ describe('profile: account, language, avatar, notification e-mail', () => {
       expect(Object.keys(me.json).sort()).toEqual(
         [
           'avatar',
+          'colorScheme',
           'email',
           'email_verified',
           'id',

@@ -59,6 +59,7 @@ export const TEST_USER: Me = {
   language: null,
   must_change_password: false,
   organization_id: 'o1',
+  colorScheme: 'system',
 };
 
 /** Options of `renderWithCore`. */

@@ -1,4 +1,5 @@
 import { makeAutoObservable, runInAction } from 'mobx';
+import { DEFAULT_COLOR_SCHEME, isColorScheme, type ColorScheme } from '../../../schemas/color-scheme';
 import { LOCALE_COOKIE, localeTag } from '../../../schemas/locale';
 import { computeAccess, type AccessFlags } from '../access';
 import { edition, type Locale } from '../edition';
@@ -30,6 +31,11 @@ export class SessionStore {
   signedOut = false;
   /** The language the UI shows. */
   locale: Locale;
+  /**
+   * The theme the account chose (kept on the account, read from the page or `me`); `system` when signed out or never
+   * chosen. Kept through a failed reload, so a network error never flips the theme.
+   */
+  colorScheme: ColorScheme = DEFAULT_COLOR_SCHEME;
   private api: ReturnType<typeof sessionApi>;
   /** Set while the state came with the page: the first `load()` then has nothing to fetch. */
   private fromPage = false;
@@ -55,6 +61,7 @@ export class SessionStore {
     const orgId = boot.me.organization_id ?? '';
     this.api.setTenant(orgId);
     this.user = boot.me;
+    this.colorScheme = schemeOf(boot.me);
     this.organization = boot.organization ?? null;
     this.installedApps = (boot.apps ?? []).map((a) => a.identity);
     const notice = orgId ? organizationNoticeOfCode(boot.organizationError) : 'no-org';
@@ -89,6 +96,7 @@ export class SessionStore {
         this.installedApps = [];
         this.signedOut = meError.status === 401;
         this.failed = meError.status !== 401;
+        if (this.signedOut) this.colorScheme = DEFAULT_COLOR_SCHEME;
         this.loading = false;
       });
       return;
@@ -101,6 +109,7 @@ export class SessionStore {
       : [[null, { results: [] }] as const, [null, null] as const];
     runInAction(() => {
       this.user = me;
+      this.colorScheme = schemeOf(me);
       this.signedOut = false;
       this.organization = organization ?? null;
       this.installedApps = appsError ? [] : apps.results.map((a) => a.identity);
@@ -121,10 +130,22 @@ export class SessionStore {
     await this.load();
   }
 
+  /** Shows the theme the account just saved (the profile store calls this after the service took it). */
+  setColorScheme(colorScheme: ColorScheme): void {
+    this.colorScheme = colorScheme;
+    if (this.user) this.user.colorScheme = colorScheme;
+  }
+
   /** Switches the UI language at once and remembers it in the locale cookie for a year. */
   setLocale(locale: Locale): void {
     this.locale = locale;
     writeCookie(document, LOCALE_COOKIE, locale);
     document.documentElement.lang = localeTag(locale, 'html');
   }
+}
+
+/** The account's scheme from a `me` answer; `system` for one without a valid value (a page from an older service). */
+function schemeOf(me: Me): ColorScheme {
+  const v: unknown = me.colorScheme;
+  return isColorScheme(v) ? v : DEFAULT_COLOR_SCHEME;
 }

@@ -126,3 +126,43 @@ describe('SessionStore: the state that came with the page', () => {
     expect(backend.calls).toHaveLength(0);
   });
 });
+
+describe('SessionStore: the colour scheme kept on the account', () => {
+  const boot = { locale: 'en_US' as const, organization: null, apps: [], organizationError: null };
+
+  it("takes the account's scheme from the page, and `system` on a page served to nobody signed in", () => {
+    const dark = new SessionStore(fakeBackend({}).client, 'en_US', {
+      ...boot,
+      me: { ...TEST_USER, colorScheme: 'dark' },
+    });
+    expect(dark.colorScheme).toBe('dark');
+    expect(new SessionStore(fakeBackend({}).client, 'en_US', { locale: 'en_US' }).colorScheme).toBe('system');
+    // A page from a service that does not know the preference yet: the default, not undefined.
+    const older = { ...TEST_USER, colorScheme: undefined } as unknown as typeof TEST_USER;
+    expect(new SessionStore(fakeBackend({}).client, 'en_US', { ...boot, me: older }).colorScheme).toBe('system');
+  });
+
+  it('follows `me` on a load, keeps it through a failed one and goes back to `system` on sign-out', async () => {
+    let answer = ok({ ...TEST_USER, colorScheme: 'light' });
+    const { store } = session({
+      'GET /individual/proxy/me': () => answer,
+      [APPS]: ok({ results: [] }),
+    });
+    expect(store.colorScheme).toBe('system');
+    await store.load();
+    expect(store.colorScheme).toBe('light');
+    answer = serviceError(500, 'SystemError');
+    await store.load();
+    expect(store).toMatchObject({ failed: true, colorScheme: 'light' });
+    answer = serviceError(401, 'Unauthorized');
+    await store.load();
+    expect(store).toMatchObject({ signedOut: true, colorScheme: 'system' });
+  });
+
+  it('setColorScheme shows the saved scheme at once, on the store and on the user', () => {
+    const store = new SessionStore(fakeBackend({}).client, 'en_US', { ...boot, me: { ...TEST_USER } });
+    store.setColorScheme('dark');
+    expect(store.colorScheme).toBe('dark');
+    expect(store.user?.colorScheme).toBe('dark');
+  });
+});
