@@ -11,9 +11,10 @@ import {
 } from './scripts/lib/edition-build';
 import { localeTag } from './schemas/locale';
 import type { EditionManifest } from './schemas/edition';
-import { writeAntdSheet } from './scripts/lib/antd-sheet';
+import { writeAntdSheets } from './scripts/lib/antd-sheet';
 import { PageChunksPlugin, type PluginPages } from './scripts/lib/page-chunks';
 import { SERVER_RENDERER_NAME } from './schemas/server-renderer';
+import { DARK_SHEET_ID } from './schemas/first-screen';
 import { editionTheme } from './src/app/theme';
 
 // One rsbuild run, one compile for every edition found in editions/ (narrowed by EDITIONS=a,b): two environments,
@@ -27,14 +28,15 @@ const editions = editionsToBuild(paths, only);
 const webEntries: Record<string, string> = {};
 const serverEntries: Record<string, string> = {};
 const bundled: Record<string, PluginPages[]> = {};
-/** Each edition's antd sheet (with its .br and .gz): linked by its page, served from its folder. */
-const sheets: Record<string, string> = {};
+/** Each edition's antd sheets, light and dark (with their .br and .gz): linked by its page, served from its folder. */
+const sheets: Record<string, { light: string; dark: string }> = {};
 for (const m of editions) {
   const { included, leftOut } = await bundledPlugins(m, paths);
   if (leftOut.length) console.log(`${m.id}: left out ${leftOut.join(', ')} (no section of theirs is in the menu)`);
   bundled[m.id] = included;
-  // antd's whole stylesheet in the edition's theme (scripts/lib/antd-sheet.ts), made once per theme.
-  sheets[m.id] = writeAntdSheet(path.join(root, '.generated', 'antd'), editionTheme(m.brand.color));
+  // antd's whole stylesheet in the edition's theme and its dark shade (scripts/lib/antd-sheet.ts), once per theme.
+  const generated = path.join(root, '.generated', 'antd');
+  sheets[m.id] = writeAntdSheets(generated, editionTheme(m.brand.color), editionTheme(m.brand.color, 'dark'));
   const entries = writeEditionEntries(
     m,
     paths,
@@ -59,10 +61,9 @@ const environments: Record<string, EnvironmentConfig> = {
           from: path.join(paths.editionsDir, rel),
           to: path.join(m.id, 'edition', rel.replace(/^assets\//, '')),
         })),
-        ...['', '.br', '.gz'].map((ext) => ({
-          from: sheets[m.id] + ext,
-          to: path.join(m.id, path.basename(sheets[m.id]) + ext),
-        })),
+        ...[sheets[m.id].light, sheets[m.id].dark].flatMap((sheet) =>
+          ['', '.br', '.gz'].map((ext) => ({ from: sheet + ext, to: path.join(m.id, path.basename(sheet) + ext) })),
+        ),
       ]),
       // NO_MINIFY=1: readable function names in a page's CPU profile (never for a release: the size budgets).
       ...(process.env.NO_MINIFY ? { minify: false } : {}),
@@ -77,7 +78,23 @@ const environments: Record<string, EnvironmentConfig> = {
         (tags, { entryName }) => [
           // antd's whole sheet at the end of the body: it blocks no paint of a page the service rendered (which
           // carries its own antd rules inline), and the app's scripts still wait for it.
-          { tag: 'link', attrs: { rel: 'stylesheet', href: `/${path.basename(sheets[entryName])}` }, head: false },
+          {
+            tag: 'link',
+            attrs: { rel: 'stylesheet', href: `/${path.basename(sheets[entryName].light)}` },
+            head: false,
+          },
+          // The dark shade over it, in the head: the service sets its media by the account's choice (never, always, or
+          // when the system is dark; a sheet whose media does not match blocks no paint), the app when it changes.
+          {
+            tag: 'link',
+            attrs: {
+              rel: 'stylesheet',
+              id: DARK_SHEET_ID,
+              media: 'not all',
+              href: `/${path.basename(sheets[entryName].dark)}`,
+            },
+            head: true,
+          },
           // The brand's icon, from the edition's own files.
           { tag: 'link', attrs: { rel: 'icon', href: assetUrl(icon(manifestOf(entryName))) }, head: true },
           ...tags,

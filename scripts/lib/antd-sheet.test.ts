@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UNUSED_ANTD_COMPONENTS } from './antd-sheet';
+import { darkOverLight, UNUSED_ANTD_COMPONENTS } from './antd-sheet';
 
 const root = path.join(import.meta.dirname, '../..');
 
@@ -24,5 +24,24 @@ describe("the edition's antd sheet", () => {
         used.add(m[1].replace(/(^|-)(\w)/g, (_x, _d, c: string) => c.toUpperCase()));
     }
     expect(UNUSED_ANTD_COMPONENTS.filter((c) => used.has(c))).toEqual([]);
+  });
+});
+
+describe('the dark shade over the light sheet', () => {
+  const light =
+    '.css-var-app{--ant-color-bg:#fff;--ant-radius:6px}.ant-btn{color:var(--ant-color-bg)}' +
+    '.css-var-app.ant-btn,.css-var-app.ant-btn-css-var{--ant-button-bg:#fff;--ant-button-pad:4px}';
+  const dark =
+    '.css-var-app{--ant-color-bg:#141414;--ant-radius:6px}.ant-btn{color:var(--ant-color-bg)}' +
+    '.css-var-app.ant-btn,.css-var-app.ant-btn-css-var{--ant-button-bg:#000;--ant-button-pad:4px}';
+
+  it('holds only the variables the dark theme changes, each selector under :root (over the light values)', () => {
+    const css = darkOverLight(light, dark);
+    expect(css).toContain(':root .css-var-app{--ant-color-bg:#141414}');
+    expect(css).toContain(':root .css-var-app.ant-btn,:root .css-var-app.ant-btn-css-var{--ant-button-bg:#000}');
+    expect(css).not.toContain('--ant-radius');
+    expect(css).not.toContain('--ant-button-pad');
+    expect(css).not.toContain('.ant-btn{color');
+    expect(css.startsWith(':root{color-scheme:dark;')).toBe(true);
   });
 });

@@ -50,28 +50,76 @@ export function extractAntdCss(theme: ThemeConfig): string {
   }
 }
 
+/** The CSS variable blocks of a sheet (`selector{--a:1;--b:2}`): selector → declarations, in order. */
+function variableBlocks(css: string): Map<string, Map<string, string>> {
+  const blocks = new Map<string, Map<string, string>>();
+  for (const [, selector, body] of css.matchAll(/([^{}]+)\{(--[^{}]*)\}/g)) {
+    const declarations = new Map<string, string>();
+    for (const d of body.split(';').filter((x) => x.trim())) {
+      const colon = d.indexOf(':');
+      declarations.set(d.slice(0, colon).trim(), d.slice(colon + 1));
+    }
+    blocks.set(selector.trim(), declarations);
+  }
+  return blocks;
+}
+
 /**
- * Writes the sheet of `theme` under `dir` with its `.br` and `.gz`, named by a hash of the theme and the versions that
- * render it, and answers its path; a build with the same inputs reuses the files instead of rendering and compressing
- * again (about a second each). The sheet is not part of the bundle: each edition's page links its own
- * (rsbuild.config.ts), so one compile serves every theme.
+ * The dark shade as a sheet over the light one: antd's rules are the same in both (only the values of its CSS
+ * variables differ), so it holds the variables the dark theme changes, each block under `:root` so that it wins over
+ * the light values wherever they are (the edition's sheet, a painted page's inline rules, antd's run-time blocks).
  */
-export function writeAntdSheet(dir: string, theme: ThemeConfig): string {
-  const versions = ['antd', '@ant-design/static-style-extract'].map(
-    (pkg) => (require(`${pkg}/package.json`) as { version: string }).version,
-  );
-  const key = crypto
-    .createHash('sha256')
-    .update(JSON.stringify([versions, theme, UNUSED_ANTD_COMPONENTS]))
-    .digest('hex')
-    .slice(0, 16);
-  const file = path.join(dir, `antd.${key}.css`);
+export function darkOverLight(light: string, dark: string): string {
+  const lightBlocks = variableBlocks(light);
+  // The page itself (outside antd's components) in antd's dark layout colour, and the browser's own controls dark.
+  let out = ':root{color-scheme:dark;background-color:#000}';
+  for (const [selector, declarations] of variableBlocks(dark)) {
+    const before = lightBlocks.get(selector);
+    const changed = [...declarations].filter(([name, value]) => before?.get(name) !== value);
+    if (!changed.length) continue;
+    const scoped = selector
+      .split(',')
+      .map((s) => `:root ${s.trim()}`)
+      .join(',');
+    out += `${scoped}{${changed.map(([name, value]) => `${name}:${value}`).join(';')}}`;
+  }
+  return out;
+}
+
+/** Writes `css` as `<dir>/<name>.<key>.css` with its `.br` and `.gz`, unless there; answers its path. */
+function writeSheet(dir: string, name: string, key: string, css: () => string): string {
+  const file = path.join(dir, `${name}.${key}.css`);
   if (!['', '.br', '.gz'].every((ext) => fs.existsSync(file + ext))) {
     fs.mkdirSync(dir, { recursive: true });
-    const tmp = path.join(dir, `tmp-${process.pid}-${key}.css`);
-    fs.writeFileSync(tmp, extractAntdCss(theme));
+    const tmp = path.join(dir, `tmp-${process.pid}-${name}-${key}.css`);
+    fs.writeFileSync(tmp, css());
     compressFile(tmp);
     for (const ext of ['.br', '.gz', '']) fs.renameSync(tmp + ext, file + ext);
   }
   return file;
+}
+
+/**
+ * Writes the edition's sheets under `dir`, each with its `.br` and `.gz`, named by a hash of the themes and the
+ * versions that render them, and answers their paths: the light theme's whole sheet, and the dark shade over it
+ * (`darkOverLight`). A build with the same inputs reuses the files instead of rendering and compressing again (about
+ * a second each). The sheets are not part of the bundle: each edition's page links its own (rsbuild.config.ts), so
+ * one compile serves every theme.
+ */
+export function writeAntdSheets(dir: string, light: ThemeConfig, dark: ThemeConfig): { light: string; dark: string } {
+  const versions = ['antd', '@ant-design/static-style-extract'].map(
+    (pkg) => (require(`${pkg}/package.json`) as { version: string }).version,
+  );
+  const hash = (theme: ThemeConfig) =>
+    crypto
+      .createHash('sha256')
+      .update(JSON.stringify([versions, theme, String(theme.algorithm ?? ''), UNUSED_ANTD_COMPONENTS]))
+      .digest('hex')
+      .slice(0, 16);
+  let lightCss: string | undefined;
+  const lightFile = writeSheet(dir, 'antd', hash(light), () => (lightCss = extractAntdCss(light)));
+  const darkFile = writeSheet(dir, 'antd-dark', hash(dark), () =>
+    darkOverLight(lightCss ?? fs.readFileSync(lightFile, 'utf8'), extractAntdCss(dark)),
+  );
+  return { light: lightFile, dark: darkFile };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderIndexHtml } from './render';
+import { renderIndexHtml, type PageConfig } from './render';
 
 const template =
   '<!doctype html><html lang="zh-CN"><head><script id="page-config" type="application/json">{}</script></head>' +
@@ -26,5 +26,21 @@ describe('renderIndexHtml', () => {
         '<link rel="preload" as="script" href="/static/js/async/page.3.js" nonce="N">' +
         '<script defer src="/static/js/vpc.2.js"></script>',
     );
+  });
+
+  it("sets the dark sheet's media by the account's choice; a signed-out page follows the system", () => {
+    const withDark = template.replace(
+      '</head>',
+      '<link rel="stylesheet" id="antd-dark" media="not all" href="/antd-dark.1.css"></head>',
+    );
+    const media = (scheme?: 'system' | 'light' | 'dark') => {
+      const me = scheme && ({ colorScheme: scheme } as NonNullable<NonNullable<PageConfig['bootstrap']>['me']>);
+      const html = renderIndexHtml(withDark, { ...config, bootstrap: { locale: 'en_US', ...(me ? { me } : {}) } }, 'N');
+      return /id="antd-dark" media="([^"]*)"/.exec(html)?.[1];
+    };
+    expect(media('dark')).toBe('all');
+    expect(media('light')).toBe('not all');
+    expect(media('system')).toBe('(prefers-color-scheme: dark)');
+    expect(media()).toBe('(prefers-color-scheme: dark)');
   });
 });

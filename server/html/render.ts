@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { PageConfig } from '../../schemas/page-config';
 import { localeTag } from '../../schemas/locale';
-import { FIRST_SCREEN_ATTR } from '../../schemas/first-screen';
+import { DEFAULT_COLOR_SCHEME } from '../../schemas/color-scheme';
+import { DARK_SHEET_ID, darkSheetMedia, FIRST_SCREEN_ATTR } from '../../schemas/first-screen';
 
 /** The page configuration's one definition is the wire schema, shared with the web app. */
 export type { PageConfig } from '../../schemas/page-config';
@@ -59,6 +60,10 @@ export function renderIndexHtml(
   // The page's language is the one the app will show (the browser picks fonts by it), not the edition's default.
   const locale = config.bootstrap?.locale;
   if (locale) html = html.replace(/<html lang="[^"]*"/, `<html lang="${localeTag(locale, 'html')}"`);
+  // The dark sheet applies by the account's choice from the first paint on (a signed-out page follows the system).
+  const media = darkSheetMedia(config.bootstrap?.me?.colorScheme ?? DEFAULT_COLOR_SCHEME);
+  const darkLink = new RegExp(`(<link\\b[^>]*\\bid="${DARK_SHEET_ID}"[^>]*\\bmedia=")[^"]*"`);
+  html = html.replace(darkLink, (_m, start: string) => `${start}${media}"`);
   const tags = chunks
     .map((f) =>
       f.endsWith('.css')

@@ -13,6 +13,8 @@ import { StoresProvider, type RootStore } from '../core/stores/root';
 import { lazyLoaded } from '../core/ui/lazyLoaded';
 import { RouteGuard } from '../shell/RouteGuard';
 import { ErrorBoundary } from '../shell/errors/ErrorBoundary';
+import { DARK_SHEET_ID, darkSheetMedia } from '../../schemas/first-screen';
+import { useMediaQuery } from '../core/ui/responsive';
 
 /** antd's own texts of one language (what ConfigProvider's `locale` takes). */
 type AntdLocale = NonNullable<ConfigProviderProps['locale']>;
@@ -179,6 +181,11 @@ export const App = observer(function App({
   useEffect(() => {
     void session.load();
   }, [session]);
+  // The account's shade: the dark sheet's media (set by the service in the page) follows a change of the choice.
+  const scheme = session.colorScheme;
+  const systemDark = useMediaQuery('(prefers-color-scheme: dark)');
+  const shade = scheme === 'dark' || (scheme === 'system' && systemDark) ? 'dark' : 'light';
+  useEffect(() => document.getElementById(DARK_SHEET_ID)?.setAttribute('media', darkSheetMedia(scheme)), [scheme]);
 
   if (!texts) return failed ? <MessagesFailed /> : null;
   return (
@@ -188,7 +195,7 @@ export const App = observer(function App({
       defaultLocale={localeTag('zh_CN')}
     >
       <Suspense fallback={null}>
-        <AntdRoot locale={texts.antd}>
+        <AntdRoot locale={texts.antd} shade={shade}>
           <PageConfigContext.Provider value={config}>
             <RegistryContext.Provider value={registry}>
               <StoresProvider value={stores}>

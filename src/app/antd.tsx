@@ -2,7 +2,7 @@ import { ConfigProvider } from 'antd';
 import type { ConfigProviderProps } from 'antd';
 import type { ReactNode } from 'react';
 import { edition } from '../core/edition';
-import { runtimeTheme } from './theme';
+import { runtimeTheme, type Shade } from './theme';
 
 /** antd's own texts of one language (what ConfigProvider's `locale` takes). */
 type AntdLocale = NonNullable<ConfigProviderProps['locale']>;
@@ -10,8 +10,8 @@ type AntdLocale = NonNullable<ConfigProviderProps['locale']>;
 // The app's door to antd, loaded lazily (App.tsx) alongside the page's own code: antd's ConfigProvider and what it
 // brings are needed to render a page, not to start the app, so the first scripts do not carry them.
 
-/** antd's theme in this bundle's brand colour; its component styles come from the edition's stylesheet. */
-export const APP_THEME = runtimeTheme(edition.brand.color);
+/** antd's theme in this bundle's brand colour, in each shade; its component styles come from the edition's sheets. */
+const APP_THEMES = { light: runtimeTheme(edition.brand.color), dark: runtimeTheme(edition.brand.color, 'dark') };
 
 /**
  * Gives what antd renders outside the React tree (`message.success()`, the ≥500 notification) the app's theme, which
@@ -19,7 +19,7 @@ export const APP_THEME = runtimeTheme(edition.brand.color);
  */
 export function configureAntd(): void {
   ConfigProvider.config({
-    holderRender: (children: ReactNode) => <ConfigProvider theme={APP_THEME}>{children}</ConfigProvider>,
+    holderRender: (children: ReactNode) => <ConfigProvider theme={APP_THEMES.light}>{children}</ConfigProvider>,
   });
 }
 
@@ -27,13 +27,15 @@ export function configureAntd(): void {
 export interface AntdRootProps {
   /** antd's own texts in the app locale; undefined while they load (antd's English defaults meanwhile). */
   locale?: AntdLocale;
+  /** The shade the page shows (its colours come from the edition's dark sheet; this is for colours read in code). */
+  shade: Shade;
   children: ReactNode;
 }
 
 /** Everything antd renders sits under this: the brand theme and antd's texts. */
-export default function AntdRoot({ locale, children }: AntdRootProps) {
+export default function AntdRoot({ locale, shade, children }: AntdRootProps) {
   return (
-    <ConfigProvider locale={locale} theme={APP_THEME}>
+    <ConfigProvider locale={locale} theme={APP_THEMES[shade]}>
       {children}
     </ConfigProvider>
   );

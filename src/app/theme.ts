@@ -1,4 +1,4 @@
-import type { ThemeConfig } from 'antd';
+import { theme as antdTheme, type ThemeConfig } from 'antd';
 
 /**
  * The class that carries the theme's CSS variables. antd names it after a React id unless told; a fixed name lets
@@ -6,17 +6,13 @@ import type { ThemeConfig } from 'antd';
  */
 export const THEME_CSS_VAR_KEY = 'css-var-app';
 
-/**
- * antd's theme for an edition: its brand colour and the contrast fixes. The app renders with it (App.tsx) and the
- * build writes the edition's stylesheet from it (scripts/lib/antd-sheet.ts), so the two cannot drift.
- */
-export function editionTheme(brandColor: string): ThemeConfig {
-  return {
+/** A theme's look: antd's light or dark algorithm. */
+export type Shade = 'light' | 'dark';
+
+/** antd's default greys (45 %) and error red fail WCAG AA contrast; these read at AA on each shade's background. */
+const CONTRAST: Record<Shade, ThemeConfig> = {
+  light: {
     token: {
-      colorPrimary: brandColor,
-      colorLink: brandColor,
-      colorInfo: brandColor,
-      // antd's default greys (45%) and error red fail WCAG AA contrast on white.
       colorTextDescription: 'rgba(0, 0, 0, 0.65)',
       colorTextSecondary: 'rgba(0, 0, 0, 0.65)',
       colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
@@ -24,6 +20,27 @@ export function editionTheme(brandColor: string): ThemeConfig {
     },
     // Dark text on the brand tint reads at AA whatever the brand colour is.
     components: { Menu: { itemSelectedColor: 'rgba(0, 0, 0, 0.88)' } },
+  },
+  dark: {
+    token: {
+      colorTextDescription: 'rgba(255, 255, 255, 0.68)',
+      colorTextSecondary: 'rgba(255, 255, 255, 0.68)',
+      colorTextTertiary: 'rgba(255, 255, 255, 0.62)',
+      colorError: '#ff7875',
+    },
+    components: { Menu: { itemSelectedColor: 'rgba(255, 255, 255, 0.95)' } },
+  },
+};
+
+/**
+ * antd's theme for an edition in one shade: its brand colour and the contrast fixes. The app renders with it
+ * (App.tsx) and the build writes the edition's stylesheets from it (scripts/lib/antd-sheet.ts), so they cannot drift.
+ */
+export function editionTheme(brandColor: string, shade: Shade = 'light'): ThemeConfig {
+  return {
+    ...(shade === 'dark' ? { algorithm: antdTheme.darkAlgorithm } : {}),
+    token: { colorPrimary: brandColor, colorLink: brandColor, colorInfo: brandColor, ...CONTRAST[shade].token },
+    components: CONTRAST[shade].components,
     // One theme and one antd per page: class names need no hash to keep themes apart (shorter selectors).
     hashed: false,
     cssVar: { key: THEME_CSS_VAR_KEY },
@@ -32,9 +49,9 @@ export function editionTheme(brandColor: string): ThemeConfig {
 
 /**
  * The theme as the app runs it: the same, with antd's run-time style generation off, because the edition's
- * stylesheet (built from `editionTheme`, scripts/lib/antd-sheet.ts) already holds every rule.
+ * stylesheets (built from `editionTheme`, scripts/lib/antd-sheet.ts) already hold every rule.
  */
-export function runtimeTheme(brandColor: string): ThemeConfig {
+export function runtimeTheme(brandColor: string, shade: Shade = 'light'): ThemeConfig {
   // On the service antd generates the rules of what a page renders (src/app/server.tsx puts them in the page).
-  return { ...editionTheme(brandColor), zeroRuntime: typeof window !== 'undefined' };
+  return { ...editionTheme(brandColor, shade), zeroRuntime: typeof window !== 'undefined' };
 }

@@ -91,7 +91,11 @@ export function AppLayout({ sider, siderLabel, children }: AppLayoutProps) {
         )}
         <Layout>
           <Layout.Content
-            style={{ padding: 'var(--shell-content-padding, 16px 24px)', background: '#fff', minWidth: 0 }}
+            style={{
+              padding: 'var(--shell-content-padding, 16px 24px)',
+              background: 'var(--ant-color-bg-container)',
+              minWidth: 0,
+            }}
           >
             {sider && narrow && (
               <Button
@@ -119,7 +123,9 @@ export function AppLayout({ sider, siderLabel, children }: AppLayoutProps) {
             )}
             {children}
           </Layout.Content>
-          <Layout.Footer style={{ textAlign: 'center', color: 'rgba(0, 0, 0, 0.65)', padding: '12px 24px' }}>
+          <Layout.Footer
+            style={{ textAlign: 'center', color: 'var(--ant-color-text-secondary)', padding: '12px 24px' }}
+          >
             <FormattedMessage
               id="shell.footer.copyright"
               values={{ year: new Date().getFullYear(), product: edition.names.product[session.locale] }}

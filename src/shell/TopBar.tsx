@@ -96,7 +96,7 @@ export const TopBar = observer(function TopBar({ headerItems: given }: TopBarPro
         height: 56,
         padding: '0 var(--shell-bar-padding, 16px)',
         borderBottom: '1px solid rgba(5, 5, 5, 0.06)',
-        background: '#fff',
+        background: 'var(--ant-color-bg-container)',
       }}
     >
       {/* The product name gives way (ellipsis) before anything else on a narrow window. */}
@@ -125,7 +125,7 @@ export const TopBar = observer(function TopBar({ headerItems: given }: TopBarPro
             maxWidth: 240,
             padding: '4px 8px',
             borderRadius: 6,
-            color: 'rgba(0, 0, 0, 0.88)',
+            color: 'var(--ant-color-text)',
           }}
         >
           <SwapOutlined aria-hidden />

@@ -296,7 +296,7 @@ export function SliderCaptcha({ username, scene, onPass, resetKey, clock = Date.
           position: 'relative',
           width: '100%',
           aspectRatio: `${width} / ${height}`,
-          background: '#f5f5f5',
+          background: 'var(--ant-color-fill-tertiary)',
           borderRadius: 4,
           overflow: 'hidden',
         }}
@@ -356,7 +356,7 @@ export function SliderCaptcha({ username, scene, onPass, resetKey, clock = Date.
           position: 'relative',
           height: TRACK_HEIGHT,
           marginTop: 8,
-          background: '#f5f5f5',
+          background: 'var(--ant-color-fill-tertiary)',
           border: '1px solid #d9d9d9',
           borderRadius: 4,
           boxSizing: 'border-box',

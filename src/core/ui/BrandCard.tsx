@@ -30,7 +30,7 @@ export const BrandCard = observer(function BrandCard({ maxWidth = 400, children 
         display: 'grid',
         placeItems: 'center',
         padding: 16,
-        background: '#f5f7fa',
+        background: 'var(--ant-color-bg-layout)',
       }}
     >
       <Card style={{ width: '100%', maxWidth }}>

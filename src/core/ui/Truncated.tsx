@@ -41,7 +41,7 @@ export function Truncated({ text, maxWidth, strong, secondary, 'data-testid': te
         data-testid={testId}
         data-cut={cut}
         tabIndex={cut ? 0 : undefined}
-        style={{ maxWidth, ...(secondary ? { fontSize: 12, color: 'rgba(0, 0, 0, 0.65)' } : {}) }}
+        style={{ maxWidth, ...(secondary ? { fontSize: 12, color: 'var(--ant-color-text-secondary)' } : {}) }}
       >
         {text}
       </Typography.Text>

@@ -7,7 +7,7 @@ export function FullPageError() {
       <h1 style={{ fontSize: 22, fontWeight: 500, margin: '0 0 8px' }}>
         <FormattedMessage id="shell.error.fullPage.title" />
       </h1>
-      <p style={{ color: 'rgba(0, 0, 0, 0.55)', margin: '0 0 24px' }}>
+      <p style={{ color: 'var(--ant-color-text-secondary)', margin: '0 0 24px' }}>
         <FormattedMessage id="shell.error.fullPage.hint" />
       </p>
       <button
