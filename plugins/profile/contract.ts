@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { closed, LocaleSchema } from '../../schemas/common';
+import { closed, ColorSchemeSchema, LocaleSchema } from '../../schemas/common';
 import { EMAIL_CODE_LENGTH, EMAIL_CODE_PURPOSES } from '../../schemas/email-code';
 import {
   AVATAR_URL_MAX,
@@ -60,6 +60,14 @@ export type LanguageBody = Static<typeof LanguageBodySchema>;
 export const LanguageAnswerSchema = Type.Object({ language: Type.Union([ProfileLanguageSchema, Type.Null()]) }, closed);
 /** Static type of the language answer. */
 export type LanguageAnswer = Static<typeof LanguageAnswerSchema>;
+
+/**
+ * Body of `PUT /users/ajax/v1/my/appearance`, and the answer of it and of the GET: the account's colour scheme (what
+ * `me` reports as `colorScheme`).
+ */
+export const AppearanceSchema = Type.Object({ colorScheme: ColorSchemeSchema }, closed);
+/** The account's colour scheme, as the appearance calls carry it. */
+export type Appearance = Static<typeof AppearanceSchema>;
 
 /** Answer of the avatar upload: the URL to set as avatar. */
 export const AvatarUploadAnswerSchema = Type.Object({ url: Type.String() }, closed);

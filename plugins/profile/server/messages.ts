@@ -1,6 +1,9 @@
 import { defineServerMessages } from '../../../server/i18n/index';
 
-/** Error codes of profile e-mail changes and activation and of avatar upload, in both languages the service answers in. */
+/**
+ * Error codes of profile e-mail changes and activation, of avatar upload and of the appearance, in both languages the
+ * service answers in.
+ */
 export const messages = defineServerMessages({
   en_US: {
     ProfileEmailInvalid: 'The format of the email address is invalid.',
@@ -29,6 +32,7 @@ export const messages = defineServerMessages({
     ProfileAvatarUploadBusy: 'Another avatar upload of yours is under way; please wait for it to finish.',
     ProfileAvatarStorageFull:
       'Upload failed, the storage for avatars is full. Please ask your administrator to free space or raise the limit.',
+    ProfileColorSchemeInvalid: 'The appearance must be system (follow the system), light or dark.',
   },
   zh_CN: {
     ProfileEmailInvalid: '邮箱地址格式不正确。',
@@ -54,6 +58,7 @@ export const messages = defineServerMessages({
     ProfileAvatarTooManyPixels: '上传失败，图片超过 {max} 百万像素（例如 2048 × 2048）。',
     ProfileAvatarUploadBusy: '你的另一个头像正在上传，请等它完成。',
     ProfileAvatarStorageFull: '上传失败，头像存储空间已满，请联系管理员清理空间或提高上限。',
+    ProfileColorSchemeInvalid: '外观只能是 system（跟随系统）、light（浅色）或 dark（深色）。',
   },
 });
 

@@ -6,7 +6,9 @@ import { AppError, errorResponses } from '../../../server/errors';
 import { toMe } from '../../../server/routes/core';
 import { LOCALE_COOKIE } from '../../../schemas/locale';
 import { MeRefSchema } from '../../../schemas/session';
+import { isColorScheme } from '../../../schemas/color-scheme';
 import {
+  AppearanceSchema,
   AVATAR_MAX_BYTES,
   AVATAR_UPLOAD_WINDOW_MS,
   AVATAR_UPLOADS_PER_ADDRESS,
@@ -28,11 +30,13 @@ import {
 import {
   bindAttributes,
   bindEmail,
+  getColorScheme,
   getLanguage,
   inUploadTurn,
   readAvatar,
   sendEmailChangeCode,
   setAvatar,
+  setColorScheme,
   setLanguage,
   storeAvatar,
   unbindEmail,
@@ -43,7 +47,7 @@ import {
 
 const emailResponse = { 200: EmailStateSchema, ...errorResponses };
 
-/** Profile section: account fields, language, avatar upload/serve/set, notification e-mail. */
+/** Profile section: account fields, language, appearance, avatar upload/serve/set, notification e-mail. */
 /** Activation mails (bind and rebind together) per client address per hour, on top of one a minute per user. */
 export const ACTIVATION_MAIL_LIMIT = { name: 'activation-mail', perAddress: 30, windowMs: 3_600_000 };
 /** Avatar uploads per user and per client address, counted before the body is read (refused ones too). */
@@ -153,6 +157,42 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     );
   }
+
+  app.get(
+    '/users/ajax/v1/my/appearance',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['profile'],
+        summary: "The account's colour scheme: system (follow the device; the default), light or dark",
+        response: { 200: AppearanceSchema, ...errorResponses },
+      },
+    },
+    async (req) => ({ colorScheme: await getColorScheme(ctx, req.session!.user.id) }),
+  );
+
+  app.put(
+    '/users/ajax/v1/my/appearance',
+    {
+      config: { auth: 'session' },
+      // A value other than the three is told in the caller's language (the schema's own message would be English).
+      preValidation: async (req) => {
+        const body: unknown = req.body;
+        const value = body && typeof body === 'object' ? (body as Record<string, unknown>).colorScheme : undefined;
+        if (!isColorScheme(value)) throw new AppError(400, 'ProfileColorSchemeInvalid');
+      },
+      schema: {
+        tags: ['profile'],
+        summary: "Keep the colour scheme on the account (what me and the page's bootstrap report as colorScheme)",
+        body: AppearanceSchema,
+        response: { 200: AppearanceSchema, ...errorResponses },
+      },
+    },
+    async (req) => {
+      await setColorScheme(ctx, req.session!.user.id, req.body.colorScheme);
+      return { colorScheme: req.body.colorScheme };
+    },
+  );
 
   app.post(
     '/objects/ajax/avatars',

@@ -15,6 +15,7 @@ import { maskEmail } from '../../../server/services/accounts';
 import type { ServerLocale } from '../../../server/i18n/index';
 import type { EmailCodes } from '../../../server/auth/email-codes';
 import { EMAIL_CODE_LENGTH, type EmailCodePurpose } from '../../../schemas/email-code';
+import { DEFAULT_COLOR_SCHEME, isColorScheme, type ColorScheme } from '../../../schemas/color-scheme';
 import {
   AVATAR_CONTENT_TYPES,
   AVATAR_MAX_BYTES,
@@ -101,6 +102,27 @@ export async function setLanguage(ctx: AppContext, userId: string, language: Pro
   await ctx.db
     .updateTable('users')
     .set({ language, updated_at: ctx.clock.now().getTime() })
+    .where('id', '=', userId)
+    .execute();
+}
+
+// ——— appearance ———
+
+/** The account's colour scheme (`system` until chosen): what its pages are painted in. */
+export async function getColorScheme(ctx: AppContext, userId: string): Promise<ColorScheme> {
+  const row = await ctx.db
+    .selectFrom('users')
+    .select('color_scheme')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return isColorScheme(row.color_scheme) ? row.color_scheme : DEFAULT_COLOR_SCHEME;
+}
+
+/** Keeps the colour scheme on the account (what `me` and the page's bootstrap report); the caller checked the value. */
+export async function setColorScheme(ctx: AppContext, userId: string, colorScheme: ColorScheme): Promise<void> {
+  await ctx.db
+    .updateTable('users')
+    .set({ color_scheme: colorScheme, updated_at: ctx.clock.now().getTime() })
     .where('id', '=', userId)
     .execute();
 }
