@@ -18,6 +18,7 @@ export default definePlugin({
       subPaths: ['create'],
       load: () => import(/* webpackChunkName: "plugin-access-tokens" */ './pages/AccessTokensPage'),
       chunks: ['plugin-access-tokens'],
+      firstScreen: true,
     },
   ],
   messages: {

@@ -16,6 +16,7 @@ export default definePlugin({
       messageId: 'ssh-keys.sidebar.title',
       load: () => import(/* webpackChunkName: "plugin-ssh-keys" */ './pages/SshKeysPage'),
       chunks: ['plugin-ssh-keys'],
+      firstScreen: true,
     },
   ],
   messages: {

@@ -1,4 +1,13 @@
-import { E2E_USERS, expect, expectNoAxeViolations, signIn, test } from './fixtures';
+import {
+  E2E_USERS,
+  expect,
+  expectAppTookOver,
+  expectNoAxeViolations,
+  holdScripts,
+  SCRIPTS_ROUTE,
+  signIn,
+  test,
+} from './fixtures';
 
 // Personal access tokens end to end: the page creates a token, the open API accepts it, deletion revokes it.
 const TOKEN_RE = /^pt-[0-9A-Za-z]{46}$/;
@@ -13,6 +22,8 @@ test('create with two scopes and a 30-day preset, copy, use on the open API, del
   test.setTimeout(120_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL! });
   await signIn(page, E2E_USERS.tokens, '/users/settings/personalAccessToken');
+  // The page comes painted: until the app has it, the list is there twice (table and cards, one hidden by CSS).
+  await expectAppTookOver(page);
   const panel = page.getByTestId('access-tokens');
   await expect(panel.getByText(/^(暂无访问令牌|No personal access tokens)$/)).toBeVisible();
   await expectNoAxeViolations(page);
@@ -74,6 +85,7 @@ test('create with two scopes and a 30-day preset, copy, use on the open API, del
   expect(orgs.status()).toBe(200);
   expect((await orgs.json()).organizations.map((o: { name: string }) => o.name)).toContain('E2E Org');
   await page.reload();
+  await expectAppTookOver(page);
   await expect(row).not.toContainText(/从未使用|Never used/);
 
   await row.getByRole('button', { name: /^(删除|Delete)$/ }).click();
@@ -86,4 +98,36 @@ test('create with two scopes and a 30-day preset, copy, use on the open API, del
   await expect(row).toHaveCount(0);
   const refused = await request.get('/oapi/v1/platform/user', { headers: { 'x-yunxiao-token': token } });
   expect(refused.status()).toBe(401);
+});
+
+test('comes painted: title, description and list before the scripts, at phone and desktop widths', async ({ page }) => {
+  const url = '/users/settings/personalAccessToken';
+  await signIn(page, E2E_USERS.tokens, url);
+  await expectAppTookOver(page);
+  // The section is in the HTML the service sends, marked for the app to hydrate.
+  const served = await (await page.request.get(url)).text();
+  expect(served).toMatch(
+    /<div id="container" data-first-screen>[\s\S]*<h1[^>]* id="access-tokens-title"[^>]*>(个人访问令牌|Personal access tokens)<\/h1>[\s\S]*(个人访问令牌可让脚本和工具|A personal access token lets scripts and tools)/,
+  );
+  for (const width of [412, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    // The page's scripts are held back (a slow phone on a slow network): what shows is what the service painted.
+    const release = await holdScripts(page);
+    await page.goto(url, { waitUntil: 'commit' });
+    await expect(page.locator('#access-tokens-title')).toHaveText(/^(个人访问令牌|Personal access tokens)$/);
+    await expect(
+      page.getByText(/个人访问令牌可让脚本和工具|A personal access token lets scripts and tools/),
+    ).toBeVisible();
+    await expect(page.getByTestId('token-create')).toBeVisible();
+    // The list as a table or as cards, by the window's width, before any script decides.
+    const [shown, hidden] = width < 992 ? ['narrow', 'wide'] : ['wide', 'narrow'];
+    await expect(page.locator(`.responsive-table-${shown}`)).toBeVisible();
+    await expect(page.locator(`.responsive-table-${hidden}`)).toBeHidden();
+    release();
+    // Hydrated without a mismatch (React would log one: the fixture fails on console errors), one variant left.
+    await expectAppTookOver(page);
+    await page.unroute(SCRIPTS_ROUTE);
+    await expect(page.locator('.responsive-table-wide, .responsive-table-narrow')).toHaveCount(0);
+    await expect(page.locator('.ant-table')).toHaveCount(width < 992 ? 0 : 1);
+  }
 });

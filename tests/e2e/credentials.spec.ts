@@ -3,7 +3,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { confirmInPopover, E2E_USERS, expect, expectNoAxeViolations, signIn, test } from './fixtures';
+import {
+  confirmInPopover,
+  E2E_USERS,
+  expect,
+  expectAppTookOver,
+  expectNoAxeViolations,
+  holdScripts,
+  SCRIPTS_ROUTE,
+  signIn,
+  test,
+} from './fixtures';
 
 // SSH keys, artifact-repository credential and third-party bindings, per edition.
 // Several axe passes per test: give them room on a loaded 2-core machine.
@@ -39,6 +49,8 @@ test('adds and removes an SSH key; the fingerprint is what ssh-keygen prints', a
   const zh = zhEditions.includes(info.project.name);
   await signIn(page, E2E_USERS.keys, '/users/settings/ssh');
   await expect(page).toHaveURL(/\/users\/settings\/ssh$/);
+  // The page comes painted: until the app has it, the list is there twice (table and cards, one hidden by CSS).
+  await expectAppTookOver(page);
   await expect(page.getByText(zh ? '暂无 SSH 公钥' : 'No SSH keys', { exact: true })).toBeVisible();
   await expectNoAxeViolations(page);
 
@@ -83,7 +95,42 @@ test('adds and removes an SSH key; the fingerprint is what ssh-keygen prints', a
   await confirmInPopover(page, btn(zh, '删除', 'Delete'));
   await expect(page.getByText(zh ? '暂无 SSH 公钥' : 'No SSH keys', { exact: true })).toBeVisible();
   await page.reload();
+  await expectAppTookOver(page);
   await expect(page.getByText(zh ? '暂无 SSH 公钥' : 'No SSH keys', { exact: true })).toBeVisible();
+});
+
+test('the SSH key section comes painted: title, description and list before the scripts, at phone and desktop widths', async ({
+  page,
+}) => {
+  const url = '/users/settings/ssh';
+  await signIn(page, E2E_USERS.keys, url);
+  await expectAppTookOver(page);
+  // The section is in the HTML the service sends, marked for the app to hydrate.
+  const served = await (await page.request.get(url)).text();
+  expect(served).toMatch(
+    /<div id="container" data-first-screen>[\s\S]*<h1[^>]* id="ssh-keys-title"[^>]*>(SSH 公钥|SSH keys)<\/h1>[\s\S]*(添加 SSH 公钥后，这台电脑无需密码|SSH keys let this computer clone, pull and push)/,
+  );
+  for (const width of [412, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    // The page's scripts are held back (a slow phone on a slow network): what shows is what the service painted.
+    const release = await holdScripts(page);
+    await page.goto(url, { waitUntil: 'commit' });
+    await expect(page.locator('#ssh-keys-title')).toHaveText(/^(SSH 公钥|SSH keys)$/);
+    await expect(
+      page.getByText(/添加 SSH 公钥后，这台电脑无需密码|SSH keys let this computer clone, pull and push/),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: /添加 SSH 公钥|Add SSH key/ })).toBeVisible();
+    // The list as a table or as cards, by the window's width, before any script decides.
+    const [shown, hidden] = width < 992 ? ['narrow', 'wide'] : ['wide', 'narrow'];
+    await expect(page.locator(`.responsive-table-${shown}`)).toBeVisible();
+    await expect(page.locator(`.responsive-table-${hidden}`)).toBeHidden();
+    release();
+    // Hydrated without a mismatch (React would log one: the fixture fails on console errors), one variant left.
+    await expectAppTookOver(page);
+    await page.unroute(SCRIPTS_ROUTE);
+    await expect(page.locator('.responsive-table-wide, .responsive-table-narrow')).toHaveCount(0);
+    await expect(page.locator('.ant-table')).toHaveCount(width < 992 ? 0 : 1);
+  }
 });
 
 test('resets the artifact-repository password where packages is installed', async ({ page }, info) => {

@@ -176,6 +176,8 @@ test('a long token name is cut at 1280 px, whole on hover and on focus, and the 
 }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await signIn(page, USER, '/users/settings/personalAccessToken');
+  // The page comes painted: hover and focus need the app.
+  await expectAppTookOver(page);
   const name = page.getByTestId('token-name').first();
   await expect(name).toBeVisible();
   const box = (await name.boundingBox())!;
