@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { confirmInPopover, expect, signIn, test } from './fixtures';
+import { confirmInPopover, expect, expectAppTookOver, signIn, test } from './fixtures';
 
 // A fresh bell: whatever section writes a message to the inbox, the top bar's count follows at once, without a
 // reload or a navigation, and with one count call per write. Its account works in the organisation with packages
@@ -71,6 +71,8 @@ test('the bell follows an added SSH key and an artifact password reset at once, 
   const zh = info.project.name === 'vpc';
   await signIn(page, USER, '/users/settings/ssh');
   await expect(page).toHaveURL(/\/users\/settings\/ssh$/);
+  // The section may come painted: its buttons answer once the app has the page.
+  await expectAppTookOver(page);
   await expect(page.getByTestId('inbox-bell')).toBeVisible();
   const before = await bellCount(page);
   const seen = watch(page);

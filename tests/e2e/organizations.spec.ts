@@ -29,8 +29,12 @@ const named = (name: string) => new RegExp(`[:：]\\s*${name}[.。,，]`);
 /** Opens the chooser from the header and picks an organisation by name; lands back where it started. */
 async function switchTo(page: Page, name: string) {
   const from = page.url();
+  // After a reload the header is painted: its link answers once the app has the page.
+  await expectAppTookOver(page);
   await currentOrg(page).click();
   await expect(page).toHaveURL(/\/users\/switch\/organization\?nextUrl=/);
+  // The chooser comes painted when the link was followed before the app had the page: a choice waits for it.
+  await expectAppTookOver(page);
   await page.getByTestId('org-item').filter({ hasText: name }).click();
   await expect(page).toHaveURL(from);
   await expect(currentOrg(page)).toHaveAccessibleName(named(name));
@@ -60,6 +64,8 @@ test('a member of two organisations switches between them; header and sections f
 test('the chooser loads 50 organisations, "load more" appends the next pages, the filter narrows', async ({ page }) => {
   await signIn(page, E2E_ORG_USERS.many);
   await page.goto('/users/switch/organization');
+  // It comes painted: "load more" answers once the app has the page.
+  await expectAppTookOver(page);
   const items = page.getByTestId('org-item');
   await expect(items).toHaveCount(50);
   await expect(items.first()).toContainText(`${E2E_MANY_ORGS.prefix} 001`);
