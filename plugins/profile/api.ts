@@ -1,7 +1,9 @@
 import type { RequestClient } from '../../src/core/request';
 import type { Success } from '../../schemas/common';
 import type { Me } from '../../schemas/session';
+import type { ColorScheme } from '../../schemas/color-scheme';
 import type {
+  Appearance,
   AvatarUploadAnswer,
   BindAttributes,
   EmailCodeAnswer,
@@ -59,6 +61,9 @@ export function profileApi(client: RequestClient) {
         ...own,
         form: { language },
       }),
+    /** Keeps the colour scheme on the account (what `me` and the page's bootstrap then report). */
+    saveAppearance: (colorScheme: ColorScheme) =>
+      client.put<Appearance>('/users/ajax/v1/my/appearance', { colorScheme }, own),
     /** Uploads an image file; answers the URL to set as avatar. */
     uploadAvatar: (file: File) => {
       const form = new FormData();

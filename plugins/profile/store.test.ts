@@ -68,6 +68,56 @@ describe('profile store', () => {
     expect(refused.session.locale).toBe('zh_CN');
   });
 
+  it('shows a colour scheme only after the service kept it on the account; a failure leaves the theme', async () => {
+    const { store, session, calls } = setup({
+      'PUT /users/ajax/v1/my/appearance': (r) => ok({ colorScheme: (r.body as { colorScheme: string }).colorScheme }),
+    });
+    expect(session.colorScheme).toBe('system');
+    const saving = store.setColorScheme('dark');
+    expect(store.colorSchemeSaving).toBe(true);
+    expect(session.colorScheme).toBe('system');
+    expect(await saving).toEqual({ ok: true });
+    expect(store.colorSchemeSaving).toBe(false);
+    expect(session.colorScheme).toBe('dark');
+    expect(session.user?.colorScheme).toBe('dark');
+    expect(calls.map((c) => [`${c.method} ${c.path}`, c.body])).toEqual([
+      ['PUT /users/ajax/v1/my/appearance', { colorScheme: 'dark' }],
+    ]);
+    // The scheme the account has already: nothing to save.
+    expect(await store.setColorScheme('dark')).toEqual({ ok: true });
+    expect(calls).toHaveLength(1);
+
+    // A refusal shows the service's text (in the reader's language); the theme stays.
+    const refused = setup({
+      'PUT /users/ajax/v1/my/appearance': serviceError(
+        400,
+        'ProfileColorSchemeInvalid',
+        'must be system, light or dark',
+      ),
+    });
+    expect(await refused.store.setColorScheme('light')).toEqual({
+      ok: false,
+      failure: { text: 'must be system, light or dark' },
+    });
+    expect(refused.session.colorScheme).toBe('system');
+    expect(refused.store.colorSchemeSaving).toBe(false);
+    // A server failure: the central notice alone; offline: the page's own 'saving failed'.
+    const failing = setup({ 'PUT /users/ajax/v1/my/appearance': serviceError(503, 'SystemError', 'x', 'req-7') });
+    expect(await failing.store.setColorScheme('dark')).toEqual({ ok: false, failure: undefined });
+    expect(failing.backend.notices.map((n) => n.requestId)).toEqual(['req-7']);
+    expect(failing.session.colorScheme).toBe('system');
+    const offline = setup({
+      'PUT /users/ajax/v1/my/appearance': () => {
+        throw new TypeError('network down');
+      },
+    });
+    expect(await offline.store.setColorScheme('dark')).toEqual({
+      ok: false,
+      failure: { id: 'profile.appearance.failed' },
+    });
+    expect(offline.session.colorScheme).toBe('system');
+  });
+
   it('binding updates the session user and starts the resend countdown from the server times', async () => {
     const { store, session } = setup({
       'POST /users/ajax/v1/my/emails:bind': ok({

@@ -5,6 +5,7 @@ import { failureOf, type ActionResult, type Failure } from '../../src/core/store
 import { annotate, ResourceStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import type { Me } from '../../schemas/session';
+import type { ColorScheme } from '../../schemas/color-scheme';
 import { profileApi } from './api';
 import type { BindAttributes, EmailCodeBody, EmailProof, EmailState, ProfileLanguage } from './contract';
 import { AVATAR_MAX_BYTES, SNIFF_BYTES, sniffImageKind } from './limits';
@@ -31,12 +32,14 @@ export async function checkAvatarFile(file: Blob): Promise<string | undefined> {
   return sniffImageKind(head) ? undefined : 'profile.avatar.formatError';
 }
 
-/** Profile section: password, language, avatar and notification e-mail of the signed-in user. */
+/** Profile section: password, language, appearance, avatar and notification e-mail of the signed-in user. */
 export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_password' | 'directory'>> {
   /** A password change is in flight. */
   passwordSaving = false;
   /** A language switch is in flight. */
   languageSaving = false;
+  /** An appearance (colour scheme) change is in flight. */
+  colorSchemeSaving = false;
   /** An avatar upload or restore is in flight. */
   avatarSaving = false;
   /** An e-mail call is in flight (bind, modify, resend, unbind). */
@@ -64,6 +67,7 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
       observable: [
         'passwordSaving',
         'languageSaving',
+        'colorSchemeSaving',
         'avatarSaving',
         'emailSaving',
         'resendAvailableAt',
@@ -74,6 +78,7 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
       action: [
         'changePassword',
         'setLanguage',
+        'setColorScheme',
         'uploadAvatar',
         'restoreAvatar',
         'sendActivation',
@@ -144,6 +149,19 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
         this.session.setLocale(language);
         if (this.session.user) this.session.user.language = language;
       },
+    });
+  }
+
+  /**
+   * Keeps the colour scheme on the account, then shows it through the session (whose `colorScheme` the theme
+   * follows); a failure leaves the theme as it was.
+   */
+  async setColorScheme(colorScheme: ColorScheme): Promise<ActionResult> {
+    if (colorScheme === this.session.colorScheme) return { ok: true };
+    return this.saveWith(this.api.saveAppearance(colorScheme), {
+      busy: (on) => (this.colorSchemeSaving = on),
+      failure: failure('profile.appearance.failed'),
+      apply: (saved) => this.session.setColorScheme(saved.colorScheme),
     });
   }
 

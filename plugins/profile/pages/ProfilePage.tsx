@@ -9,8 +9,9 @@ import { EmailRow } from '../components/EmailRow';
 import { PasswordModal } from '../components/PasswordModal';
 import { ProfileRow } from '../components/ProfileRow';
 import type { ProfileLanguage } from '../contract';
+import type { ColorScheme } from '../../../schemas/color-scheme';
 
-/** Personal information: login account, password, e-mail, language and avatar of the signed-in user. */
+/** Personal information: login account, password, e-mail, language, appearance and avatar of the signed-in user. */
 const ProfilePage = observer(function ProfilePage() {
   const { session } = useStores();
   const profile = useStore('profile');
@@ -72,6 +73,28 @@ const ProfilePage = observer(function ProfilePage() {
             options={[
               { value: 'zh_CN', label: intl.formatMessage({ id: 'profile.language.zh_CN' }) },
               { value: 'en_US', label: intl.formatMessage({ id: 'profile.language.en_US' }) },
+            ]}
+          />
+        </ProfileRow>
+        <ProfileRow
+          testId="profile-appearance"
+          label={
+            <label htmlFor="profile-appearance-select">
+              <FormattedMessage id="profile.appearance.label" />
+            </label>
+          }
+        >
+          <Select<ColorScheme>
+            id="profile-appearance-select"
+            style={{ width: 220 }}
+            value={session.colorScheme}
+            loading={profile.colorSchemeSaving}
+            disabled={profile.colorSchemeSaving}
+            onChange={async (v) => notify(await profile.setColorScheme(v), 'profile.appearance.saved')}
+            options={[
+              { value: 'system', label: intl.formatMessage({ id: 'profile.appearance.system' }) },
+              { value: 'light', label: intl.formatMessage({ id: 'profile.appearance.light' }) },
+              { value: 'dark', label: intl.formatMessage({ id: 'profile.appearance.dark' }) },
             ]}
           />
         </ProfileRow>
