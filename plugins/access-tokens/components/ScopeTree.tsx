@@ -29,7 +29,7 @@ export function ScopeTree({ tree, value, onChange }: ScopeTreeProps) {
         const state = areaState(area, value);
         return (
           <li key={area.scope_key} style={{ marginBottom: 12 }}>
-            <div style={{ padding: '6px 12px', background: 'rgba(0,0,0,0.03)', borderRadius: 6 }}>
+            <div style={{ padding: '6px 12px', background: 'var(--ant-color-fill-quaternary)', borderRadius: 6 }}>
               <Checkbox
                 checked={state === 'all'}
                 indeterminate={state === 'some'}

@@ -1,2 +1,2 @@
-/** Muted text dark enough for WCAG AA contrast on white (antd's secondary grey is too light). */
-export const MUTED_COLOR = 'rgba(0, 0, 0, 0.65)';
+/** Muted text: antd's secondary text colour, which the theme keeps at WCAG AA contrast in either shade. */
+export const MUTED_COLOR = 'var(--ant-color-text-secondary)';

@@ -87,7 +87,7 @@ const PackagesCredentialView = observer(function PackagesCredentialView() {
               alignItems: 'center',
             }}
           >
-            <dt style={{ color: 'rgba(0, 0, 0, 0.65)' }}>
+            <dt style={{ color: 'var(--ant-color-text-secondary)' }}>
               <FormattedMessage id="packages-credential.field.username" />
             </dt>
             <dd style={{ margin: 0 }}>
@@ -95,7 +95,7 @@ const PackagesCredentialView = observer(function PackagesCredentialView() {
                 {info.username}
               </Typography.Text>
             </dd>
-            <dt style={{ color: 'rgba(0, 0, 0, 0.65)' }}>
+            <dt style={{ color: 'var(--ant-color-text-secondary)' }}>
               <FormattedMessage id="packages-credential.field.password" />
             </dt>
             <dd style={{ margin: 0, display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>

@@ -62,10 +62,12 @@ interface Drag {
 const TRACK_HEIGHT = 40;
 /** A puzzle is swapped for a fresh one this long (ms) before the service stops taking answers to it. */
 const REFRESH_MARGIN_MS = 5000;
-// Text colours with at least 4.5:1 contrast on white and on the track's grey.
+// At least 4.5:1 contrast: the handle's white text on these, in either shade; the status line on the page, each shade.
 const ERROR_COLOR = '#a8071a';
 const SUCCESS_COLOR = '#135200';
-const MUTED_COLOR = '#595959';
+const ERROR_TEXT = 'light-dark(#a8071a, #ff7875)';
+const SUCCESS_TEXT = 'light-dark(#135200, #95de64)';
+const MUTED_TEXT = 'var(--ant-color-text-secondary)';
 
 /** Loads the crypto and fingerprint code only when an answer is sent, so they stay out of the page's chunk. */
 async function encryptAnswer(answer: Omit<SliderAnswer, 'umid'>, clock: Clock): Promise<string> {
@@ -334,7 +336,7 @@ export function SliderCaptcha({ username, scene, onPass, resetKey, clock = Date.
               placeItems: 'center',
               background: 'rgba(255, 255, 255, 0.6)',
               fontSize: 24,
-              color: MUTED_COLOR,
+              color: MUTED_TEXT,
             }}
           >
             <LoadingOutlined />
@@ -370,7 +372,7 @@ export function SliderCaptcha({ username, scene, onPass, resetKey, clock = Date.
             display: 'grid',
             placeItems: 'center',
             padding: '0 8px',
-            color: MUTED_COLOR,
+            color: MUTED_TEXT,
             fontSize: 13,
             lineHeight: 1.2,
             textAlign: 'center',
@@ -424,7 +426,7 @@ export function SliderCaptcha({ username, scene, onPass, resetKey, clock = Date.
         id={hintId}
         style={
           focused && active
-            ? { marginTop: 4, fontSize: 12, color: MUTED_COLOR }
+            ? { marginTop: 4, fontSize: 12, color: MUTED_TEXT }
             : { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }
         }
       >
@@ -438,7 +440,7 @@ export function SliderCaptcha({ username, scene, onPass, resetKey, clock = Date.
           minHeight: 22,
           marginTop: 4,
           fontSize: 13,
-          color: message ? ERROR_COLOR : passed ? SUCCESS_COLOR : MUTED_COLOR,
+          color: message ? ERROR_TEXT : passed ? SUCCESS_TEXT : MUTED_TEXT,
         }}
       >
         {message ?? statusText}

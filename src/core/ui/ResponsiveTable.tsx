@@ -121,7 +121,7 @@ function Cards<T extends object>({
                   >
                     {fields.map(([k, c]) => (
                       <div key={k} style={{ display: 'contents' }}>
-                        <dt style={{ color: 'rgba(0, 0, 0, 0.65)' }}>{c.title as ReactNode}</dt>
+                        <dt style={{ color: 'var(--ant-color-text-secondary)' }}>{c.title as ReactNode}</dt>
                         <dd style={{ margin: 0, minWidth: 0, overflowWrap: 'anywhere' }}>{cellOf(c, record, i)}</dd>
                       </div>
                     ))}
