@@ -6,6 +6,7 @@ import { useLocation } from 'react-router-dom';
 import { edition } from '../core/edition';
 import { useStores } from '../core/stores/root';
 import { useNarrowLayout } from '../core/ui/responsive';
+import { useInBrowser } from '../core/ui/LocalTime';
 import { TopBar } from './TopBar';
 import { clampSiderWidth, SIDER_MIN_WIDTH, useSiderState } from './useSiderState';
 
@@ -28,6 +29,7 @@ export function AppLayout({ sider, siderLabel, children }: AppLayoutProps) {
   const intl = useIntl();
   const s = useSiderState();
   const narrow = useNarrowLayout();
+  const inBrowser = useInBrowser();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { pathname } = useLocation();
   // A chosen section (or any other navigation) closes the drawer, and so does a window grown past the breakpoint.
@@ -97,8 +99,11 @@ export function AppLayout({ sider, siderLabel, children }: AppLayoutProps) {
               minWidth: 0,
             }}
           >
-            {sider && narrow && (
+            {/* Both toggles while the page may be one the service rendered (it knows no window width): CSS shows
+                the one the app keeps (src/app/global.css), so the phone's button is there from the first paint. */}
+            {sider && (narrow || !inBrowser) && (
               <Button
+                className="shell-drawer-toggle"
                 icon={<MenuOutlined aria-hidden />}
                 onClick={() => setDrawerOpen(true)}
                 aria-expanded={drawerOpen}
@@ -109,8 +114,9 @@ export function AppLayout({ sider, siderLabel, children }: AppLayoutProps) {
                 {siderLabel ?? intl.formatMessage({ id: 'shell.sider.expand' })}
               </Button>
             )}
-            {sider && !narrow && (
+            {sider && (!narrow || !inBrowser) && (
               <Button
+                className="shell-sider-toggle"
                 type="text"
                 onClick={s.toggle}
                 icon={s.collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
