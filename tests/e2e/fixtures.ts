@@ -185,6 +185,8 @@ export const E2E_USERS = {
   forced: { username: 'forced', name: 'Forced User', password: 'Forced@pass1', mustChangePassword: true },
   profile: { username: 'profile', name: 'Profile User', password: 'Profile@pass1' },
   profilePassword: { username: 'profile-pw', name: 'Profile Password User', password: 'Profile@pass1' },
+  /** Chooses a colour scheme in the profile (its own account: the scheme is kept on it, and paints its pages). */
+  appearance: { username: 'appearance', name: 'Appearance User', password: 'Appearance@pass1' },
   keys: { username: 'keys', name: 'Keys User', password: 'Keys@pass1' },
   tokens: { username: 'tokens', name: 'Tokens User', password: 'Tokens@pass1' },
   packages: { username: 'packages', name: 'Packages User', password: 'Packages@pass1', org: 'E2E Packages Org' },

@@ -1,5 +1,14 @@
 import type { Page } from '@playwright/test';
-import { dropSession, E2E_USERS, expect, expectNoAxeViolations, mailsTo, signIn, test } from './fixtures';
+import {
+  dropSession,
+  E2E_USERS,
+  expect,
+  expectAppTookOver,
+  expectNoAxeViolations,
+  mailsTo,
+  signIn,
+  test,
+} from './fixtures';
 
 // The profile section against the real service; mail goes to the serve process's loopback SMTP sink.
 // Mail delivery, a 5 s countdown and several sign-ins need more than the default 30 s on a busy machine.
@@ -127,6 +136,38 @@ test('language: switch to English, then back to Chinese; the choice persists', a
   expect((await page.context().cookies()).find((c) => c.name === 'ak_user_locale')?.value).toBe('zh_CN');
 });
 
+test('appearance: choose Dark; after a reload the profile still says Dark, kept on the account', async ({
+  page,
+  baseURL,
+}) => {
+  await useChinese(page, baseURL!);
+  await signIn(page, E2E_USERS.appearance);
+  const row = page.getByTestId('profile-appearance');
+  await expect(row).toContainText('外观');
+  await expect(row).toContainText('跟随系统');
+  const saved: unknown[] = [];
+  page.on('request', (r) => r.url().endsWith('/users/ajax/v1/my/appearance') && saved.push(r.postDataJSON()));
+
+  await page.getByLabel('外观').click();
+  await expect(page.locator('.ant-select-item-option')).toHaveText(['跟随系统', '浅色', '深色']);
+  await page.locator('.ant-select-item-option').filter({ hasText: '深色' }).click();
+  await expect(page.getByText('外观已保存')).toBeVisible(SLOW);
+  await expect(row).toContainText('深色');
+  expect(saved).toEqual([{ colorScheme: 'dark' }]);
+
+  // Reloaded, the page (painted from what the service put in it) still says Dark; so does the account.
+  await page.reload();
+  await expect(row).toContainText('深色');
+  const me = await page.request.get('/individual/proxy/me', { headers: { 'x-requested-with': 'XMLHttpRequest' } });
+  expect((await me.json()).colorScheme).toBe('dark');
+
+  // Back to following the system, so the account is as the spec found it.
+  await page.getByLabel('外观').click();
+  await page.locator('.ant-select-item-option').filter({ hasText: '跟随系统' }).click();
+  await expect(page.getByText('外观已保存')).toBeVisible(SLOW);
+  await expect(row).toContainText('跟随系统');
+});
+
 test('avatar: a renamed SVG is refused in the browser; upload a PNG, then restore the default', async ({
   page,
   baseURL,
@@ -195,6 +236,8 @@ test('the page brings what the first render needs: no count, attributes, SSH or 
     if (/tokens:search$/.test(r.url())) asked.push(new URL(r.url()).pathname);
   });
   await page.goto('/users/settings/personalAccessToken');
+  // The section comes painted with both the table and its cards (CSS shows one); the app keeps the one that fits.
+  await expectAppTookOver(page);
   await expect(page.getByTestId('access-tokens').getByText(/^(暂无访问令牌|No personal access tokens)$/)).toBeVisible();
   await page.waitForTimeout(500);
   expect(asked).toEqual([]);
