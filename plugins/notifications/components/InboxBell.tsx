@@ -43,8 +43,8 @@ const InboxBell = observer(function InboxBell() {
         height: 32,
         padding: '0 6px',
         borderRadius: 6,
-        color: 'rgba(0, 0, 0, 0.88)',
-        background: here ? 'rgba(0, 0, 0, 0.06)' : undefined,
+        color: 'var(--ant-color-text)',
+        background: here ? 'var(--ant-color-fill-secondary)' : undefined,
       }}
     >
       {/* A plain badge, not antd's: its fade-out never ends for a custom count and would leave the old number up. */}
@@ -68,7 +68,7 @@ const InboxBell = observer(function InboxBell() {
               lineHeight: '16px',
               textAlign: 'center',
               whiteSpace: 'nowrap',
-              boxShadow: '0 0 0 1px #fff',
+              boxShadow: '0 0 0 1px var(--ant-color-bg-container)',
             }}
           >
             {unread > BADGE_MAX ? `${BADGE_MAX}+` : unread}

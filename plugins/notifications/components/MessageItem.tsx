@@ -123,7 +123,7 @@ export function MessageItem({ message: m, now, locale, selected, busy, onToggle,
               font: 'inherit',
               fontSize: 15,
               fontWeight: m.read ? 400 : 600,
-              color: 'rgba(0, 0, 0, 0.88)',
+              color: 'var(--ant-color-text)',
               textAlign: 'left',
               cursor: 'pointer',
               minWidth: 0,
@@ -137,14 +137,19 @@ export function MessageItem({ message: m, now, locale, selected, busy, onToggle,
             <Tag
               data-testid="inbox-sensitive"
               // antd's orange text reads at 3.3:1 on its tint; a darker one meets WCAG AA.
-              style={{ marginInlineEnd: 0, color: '#ad4e00', background: '#fff7e6', borderColor: '#ffd591' }}
+              style={{
+                marginInlineEnd: 0,
+                color: 'light-dark(#ad4e00, #ffc069)',
+                background: 'var(--ant-color-warning-bg)',
+                borderColor: 'var(--ant-color-warning-border)',
+              }}
             >
               <FormattedMessage id="notifications.message.sensitive" />
             </Tag>
           )}
         </div>
         <div
-          style={{ fontSize: 12, color: 'rgba(0, 0, 0, 0.65)', marginTop: 2, paddingInlineStart: 16 }}
+          style={{ fontSize: 12, color: 'var(--ant-color-text-secondary)', marginTop: 2, paddingInlineStart: 16 }}
           data-testid="inbox-message-meta"
         >
           <FormattedMessage id={APP_NAME_IDS[m.app]} />
@@ -165,7 +170,7 @@ export function MessageItem({ message: m, now, locale, selected, busy, onToggle,
           style={{
             marginTop: 4,
             paddingInlineStart: 16,
-            color: 'rgba(0, 0, 0, 0.75)',
+            color: 'var(--ant-color-text)',
             overflowWrap: 'anywhere',
             whiteSpace: 'pre-line',
             cursor: 'pointer',
@@ -203,7 +208,7 @@ export function MessageItem({ message: m, now, locale, selected, busy, onToggle,
                   aria-describedby={`inbox-locked-${m.id}`}
                   onClick={(e) => e.preventDefault()}
                   data-testid="inbox-message-delete"
-                  style={{ color: 'rgba(0, 0, 0, 0.45)', cursor: 'not-allowed' }}
+                  style={{ color: 'var(--ant-color-text-disabled)', cursor: 'not-allowed' }}
                 >
                   <FormattedMessage id="notifications.message.delete" />
                 </Button>

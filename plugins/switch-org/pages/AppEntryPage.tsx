@@ -132,7 +132,7 @@ const AppEntryView = observer(function AppEntryView() {
           <FormattedMessage id="switch-org.entry.title" />
         </h1>
         <Spin />
-        <p role="status" style={{ marginTop: 12, color: 'rgba(0, 0, 0, 0.65)' }}>
+        <p role="status" style={{ marginTop: 12, color: 'var(--ant-color-text-secondary)' }}>
           <FormattedMessage
             id={state.kind === 'redirect' ? 'switch-org.entry.redirecting' : 'switch-org.entry.checking'}
           />
