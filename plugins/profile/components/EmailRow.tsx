@@ -104,17 +104,31 @@ export const EmailRow = observer(function EmailRow({ store, email, verified, not
           <span>
             <Typography.Text data-testid="profile-email-value">{email}</Typography.Text>
             {verified ? (
-              <Tag style={{ ...TAG, color: '#135200', background: '#f6ffed', borderColor: '#b7eb8f' }}>
+              <Tag
+                style={{
+                  ...TAG,
+                  color: 'light-dark(#135200, #95de64)',
+                  background: 'var(--ant-color-success-bg)',
+                  borderColor: 'var(--ant-color-success-border)',
+                }}
+              >
                 <FormattedMessage id="profile.email.verified" />
               </Tag>
             ) : (
-              <Tag style={{ ...TAG, color: '#873800', background: '#fff7e6', borderColor: '#ffd591' }}>
+              <Tag
+                style={{
+                  ...TAG,
+                  color: 'light-dark(#873800, #ffc069)',
+                  background: 'var(--ant-color-warning-bg)',
+                  borderColor: 'var(--ant-color-warning-border)',
+                }}
+              >
                 <FormattedMessage id="profile.email.notVerified" />
               </Tag>
             )}
           </span>
         ) : (
-          <Typography.Text style={{ color: 'rgba(0, 0, 0, 0.65)' }}>
+          <Typography.Text style={{ color: 'var(--ant-color-text-secondary)' }}>
             <FormattedMessage id="profile.email.none" />
           </Typography.Text>
         )}

@@ -169,7 +169,7 @@ export function PasswordModal({ open, proof, directory, code, saving, onSubmit, 
           rules={[rule(validatePassword), rule((v) => validateNewPasswordDiffers(form.getFieldValue('old'), v))]}
           extra={
             // antd's hint grey is below AA contrast; the rule is what the user needs to read.
-            <span style={{ color: 'rgba(0, 0, 0, 0.65)' }}>
+            <span style={{ color: 'var(--ant-color-text-secondary)' }}>
               <FormattedMessage id="profile.password.rule" />
             </span>
           }

@@ -29,13 +29,15 @@ export function ProfileRow({ label, children, actions, help, testId }: ProfileRo
         borderBottom: '1px solid rgba(5, 5, 5, 0.06)',
       }}
     >
-      <dt style={{ flex: '0 0 140px', color: 'rgba(0, 0, 0, 0.88)', fontWeight: 500, lineHeight: '32px' }}>{label}</dt>
+      <dt style={{ flex: '0 0 140px', color: 'var(--ant-color-text)', fontWeight: 500, lineHeight: '32px' }}>
+        {label}
+      </dt>
       <dd style={{ flex: '1 1 320px', margin: 0, minWidth: 0 }}>
         <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 12, minHeight: 32 }}>
           <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>{children}</div>
           {actions && <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8 }}>{actions}</div>}
         </div>
-        {help && <div style={{ marginTop: 4, color: 'rgba(0, 0, 0, 0.55)', fontSize: 13 }}>{help}</div>}
+        {help && <div style={{ marginTop: 4, color: 'var(--ant-color-text-secondary)', fontSize: 13 }}>{help}</div>}
       </dd>
     </div>
   );

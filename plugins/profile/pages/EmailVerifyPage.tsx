@@ -40,7 +40,7 @@ const EmailVerifyPage = observer(function EmailVerifyPage() {
   );
   // antd's subtitle grey is below AA contrast; the countdown is the page's key information.
   const countdown = (
-    <span style={{ color: 'rgba(0, 0, 0, 0.65)' }}>
+    <span style={{ color: 'var(--ant-color-text-secondary)' }}>
       <FormattedMessage id="profile.emails.countdown" values={{ seconds }} />
     </span>
   );
@@ -87,9 +87,23 @@ const EmailVerifyPage = observer(function EmailVerifyPage() {
       </div>
     );
   return (
-    <main style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', padding: 16, background: '#f5f7fa' }}>
+    <main
+      style={{
+        minHeight: '100vh',
+        display: 'grid',
+        placeItems: 'center',
+        padding: 16,
+        background: 'var(--ant-color-bg-layout)',
+      }}
+    >
       <div
-        style={{ background: '#fff', borderRadius: 8, padding: 24, width: '100%', maxWidth: 560 }}
+        style={{
+          background: 'var(--ant-color-bg-container)',
+          borderRadius: 8,
+          padding: 24,
+          width: '100%',
+          maxWidth: 560,
+        }}
         data-testid="email-verify"
       >
         <h1 style={{ fontSize: 20, margin: 0, textAlign: 'center' }}>
