@@ -70,7 +70,7 @@ export function AppLayout({ sider, siderLabel, children }: AppLayoutProps) {
             // Hidden by CSS where the app will hide it (src/app/global.css): a page the service rendered, which
             // knows no window width, paints what the app keeps after hydration.
             className={s.auto ? 'shell-sider shell-sider-auto' : 'shell-sider'}
-            style={{ borderRight: '1px solid rgba(5, 5, 5, 0.06)', position: 'relative' }}
+            style={{ borderRight: '1px solid var(--ant-color-split)', position: 'relative' }}
           >
             {sider}
             {!s.collapsed && (

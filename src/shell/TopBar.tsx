@@ -95,7 +95,7 @@ export const TopBar = observer(function TopBar({ headerItems: given }: TopBarPro
         gap: 'var(--shell-bar-gap, 8px)',
         height: 56,
         padding: '0 var(--shell-bar-padding, 16px)',
-        borderBottom: '1px solid rgba(5, 5, 5, 0.06)',
+        borderBottom: '1px solid var(--ant-color-split)',
         background: 'var(--ant-color-bg-container)',
       }}
     >

@@ -89,7 +89,7 @@ export function MessageItem({ message: m, now, locale, selected, busy, onToggle,
         gap: 12,
         alignItems: 'flex-start',
         padding: '12px 8px',
-        borderBottom: '1px solid rgba(5, 5, 5, 0.06)',
+        borderBottom: '1px solid var(--ant-color-split)',
         minWidth: 0,
       }}
     >

@@ -26,7 +26,7 @@ export function ProfileRow({ label, children, actions, help, testId }: ProfileRo
         columnGap: 24,
         rowGap: 8,
         padding: '20px 0',
-        borderBottom: '1px solid rgba(5, 5, 5, 0.06)',
+        borderBottom: '1px solid var(--ant-color-split)',
       }}
     >
       <dt style={{ flex: '0 0 140px', color: 'var(--ant-color-text)', fontWeight: 500, lineHeight: '32px' }}>

@@ -359,7 +359,7 @@ export function SliderCaptcha({ username, scene, onPass, resetKey, clock = Date.
           height: TRACK_HEIGHT,
           marginTop: 8,
           background: 'var(--ant-color-fill-tertiary)',
-          border: '1px solid #d9d9d9',
+          border: '1px solid var(--ant-color-border)',
           borderRadius: 4,
           boxSizing: 'border-box',
         }}

@@ -17,7 +17,7 @@ export function FullPageError() {
           font: 'inherit',
           padding: '6px 16px',
           borderRadius: 6,
-          border: '1px solid #d9d9d9',
+          border: '1px solid var(--ant-color-border)',
           cursor: 'pointer',
         }}
       >
