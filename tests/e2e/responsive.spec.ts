@@ -13,8 +13,8 @@ test.describe.configure({ timeout: 240_000 });
 
 const USER = E2E_USERS.responsive;
 const WIDTHS = [320, 375, 768, 1280] as const;
-/** Themes the walk covers; dark joins when the product has it (issue 39 item 6). */
-const THEMES = ['light'] as const;
+/** Shades the walk covers: the system's (the account's choice is the default, follow the system). */
+const THEMES = ['light', 'dark'] as const;
 type Theme = (typeof THEMES)[number];
 /** The settings sections E2E Org's members see (code hosting installed, packages not). */
 const SECTIONS: Record<string, string[]> = {
@@ -128,6 +128,9 @@ async function overflowOf(page: Page) {
 
 /** Checks the page as it is now, then keeps a screenshot of it (`<edition>-<theme>-<width>-<page>.png`). */
 async function checkPage(page: Page, info: TestInfo, theme: Theme, width: number, url: string) {
+  // The page is in the shade asked for: antd's container colour behind it (#141414 dark, white light).
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(background, `${url} in the ${theme} shade`).toBe(theme === 'dark' ? 'rgb(20, 20, 20)' : 'rgb(255, 255, 255)');
   await expectNoAxeViolations(page, []);
   const overflow = await overflowOf(page);
   expect.soft(overflow.scrollWidth, `${url} at ${width} px: no sideways scroll`).toBeLessThanOrEqual(overflow.width);
@@ -152,6 +155,7 @@ for (const theme of THEMES) {
       await seed(request, edition === 'global' ? '/codeup/api/v3/user/keys' : '/uiless/proxy/codeup/api/v3/user/keys');
       await request.dispose();
       await page.setViewportSize({ width, height: 800 });
+      await page.emulateMedia({ colorScheme: theme });
 
       for (const url of SIGNED_OUT_PAGES) {
         await open(page, url);

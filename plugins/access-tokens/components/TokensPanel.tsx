@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, ConfigProvider, Flex, message, Switch, Typography, type ThemeConfig } from 'antd';
+import { Button, Flex, message, Switch, Typography } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -10,7 +10,6 @@ import { useStore } from '../../../src/core/stores/root';
 import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
 import { useInBrowser } from '../../../src/core/ui/LocalTime';
 import type { AccessToken, TokenBody } from '../contract';
-import panelTheme from '../theme.json';
 import { FAILURE_MESSAGES } from '../store';
 import { TokenCreatedAlert } from './TokenCreatedAlert';
 import { TokenTable } from './TokenTable';
@@ -23,11 +22,6 @@ const TokenFormDrawer = lazyOverlay(() =>
 
 /** Where the section lives; `/create` under it opens the create drawer. */
 export const SECTION_PATH = '/users/settings/personalAccessToken';
-
-// antd's lighter greys (counts, hints, empty text), red and amber fall below WCAG AA contrast on white. The panel's
-// theme is plugins/access-tokens/theme.json: its CSS variables are written at build time into the plugin's sheet
-// (scripts/lib/antd-styles.ts), under its own fixed class, so a painted page has them before any script runs.
-const ACCESSIBLE_THEME: ThemeConfig = { ...panelTheme, zeroRuntime: true };
 
 /** The section's content: heading, one-time token, list, and the create/edit drawers. */
 export const TokensPanel = observer(function TokensPanel({ showTitle = true }: { showTitle?: boolean }) {
@@ -68,68 +62,66 @@ export const TokensPanel = observer(function TokensPanel({ showTitle = true }: {
   const helpLink = edition.helpLinks.openApi ?? edition.helpLinks.accessToken;
 
   return (
-    <ConfigProvider theme={ACCESSIBLE_THEME}>
-      <div style={{ padding: 24 }} data-testid="access-tokens">
-        {contextHolder}
-        <Flex justify="space-between" align="flex-start" gap={16} wrap style={{ marginBottom: 16 }}>
-          <div style={{ flex: '1 1 360px' }}>
-            {showTitle && (
-              <Typography.Title id="access-tokens-title" level={1} style={{ fontSize: 20, marginTop: 0 }}>
-                <FormattedMessage id="access-tokens.page.title" />
-              </Typography.Title>
-            )}
-            <Typography.Paragraph style={{ marginBottom: 4, color: MUTED_COLOR }}>
-              <FormattedMessage
-                id="access-tokens.page.description"
-                values={{
-                  openApi: helpLink ? (
-                    <Typography.Link
-                      key="openApi"
-                      href={helpLink}
-                      target="_blank"
-                      rel="noopener noreferrer"
-                      style={{ textDecoration: 'underline' }}
-                    >
-                      <FormattedMessage id="access-tokens.page.openApi" />
-                    </Typography.Link>
-                  ) : (
-                    <FormattedMessage key="openApi" id="access-tokens.page.openApi" />
-                  ),
-                }}
-              />
-            </Typography.Paragraph>
-            <Typography.Text style={{ color: MUTED_COLOR }} data-testid="token-count">
-              <FormattedMessage id="access-tokens.page.count" values={{ count: store.page.total }} />
-            </Typography.Text>
-          </div>
-          <Flex align="center" gap={16} wrap>
-            <Flex align="center" gap={8}>
-              <Switch
-                id="access-tokens-include-expired"
-                size="small"
-                checked={store.includeExpired}
-                onChange={(v) => store.setIncludeExpired(v)}
-              />
-              <label htmlFor="access-tokens-include-expired">
-                <FormattedMessage id="access-tokens.page.includeExpired" />
-              </label>
-            </Flex>
-            <Button type="primary" icon={<PlusOutlined />} onClick={openCreate} data-testid="token-create">
-              <FormattedMessage id="access-tokens.page.create" />
-            </Button>
+    <div style={{ padding: 24 }} data-testid="access-tokens">
+      {contextHolder}
+      <Flex justify="space-between" align="flex-start" gap={16} wrap style={{ marginBottom: 16 }}>
+        <div style={{ flex: '1 1 360px' }}>
+          {showTitle && (
+            <Typography.Title id="access-tokens-title" level={1} style={{ fontSize: 20, marginTop: 0 }}>
+              <FormattedMessage id="access-tokens.page.title" />
+            </Typography.Title>
+          )}
+          <Typography.Paragraph style={{ marginBottom: 4, color: MUTED_COLOR }}>
+            <FormattedMessage
+              id="access-tokens.page.description"
+              values={{
+                openApi: helpLink ? (
+                  <Typography.Link
+                    key="openApi"
+                    href={helpLink}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    style={{ textDecoration: 'underline' }}
+                  >
+                    <FormattedMessage id="access-tokens.page.openApi" />
+                  </Typography.Link>
+                ) : (
+                  <FormattedMessage key="openApi" id="access-tokens.page.openApi" />
+                ),
+              }}
+            />
+          </Typography.Paragraph>
+          <Typography.Text style={{ color: MUTED_COLOR }} data-testid="token-count">
+            <FormattedMessage id="access-tokens.page.count" values={{ count: store.page.total }} />
+          </Typography.Text>
+        </div>
+        <Flex align="center" gap={16} wrap>
+          <Flex align="center" gap={8}>
+            <Switch
+              id="access-tokens-include-expired"
+              size="small"
+              checked={store.includeExpired}
+              onChange={(v) => store.setIncludeExpired(v)}
+            />
+            <label htmlFor="access-tokens-include-expired">
+              <FormattedMessage id="access-tokens.page.includeExpired" />
+            </label>
           </Flex>
+          <Button type="primary" icon={<PlusOutlined />} onClick={openCreate} data-testid="token-create">
+            <FormattedMessage id="access-tokens.page.create" />
+          </Button>
         </Flex>
-        <TokenCreatedAlert store={store} message={messageApi} />
-        <TokenTable store={store} onCreate={openCreate} onEdit={setEditing} onDelete={remove} />
-        <TokenFormDrawer store={store} open={creating} onClose={() => navigate(SECTION_PATH)} onSubmit={create} />
-        <TokenFormDrawer
-          store={store}
-          open={!!editing}
-          token={editing ?? undefined}
-          onClose={() => setEditing(null)}
-          onSubmit={update}
-        />
-      </div>
-    </ConfigProvider>
+      </Flex>
+      <TokenCreatedAlert store={store} message={messageApi} />
+      <TokenTable store={store} onCreate={openCreate} onEdit={setEditing} onDelete={remove} />
+      <TokenFormDrawer store={store} open={creating} onClose={() => navigate(SECTION_PATH)} onSubmit={create} />
+      <TokenFormDrawer
+        store={store}
+        open={!!editing}
+        token={editing ?? undefined}
+        onClose={() => setEditing(null)}
+        onSubmit={update}
+      />
+    </div>
   );
 });

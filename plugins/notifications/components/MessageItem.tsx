@@ -140,8 +140,8 @@ export function MessageItem({ message: m, now, locale, selected, busy, onToggle,
               style={{
                 marginInlineEnd: 0,
                 color: 'light-dark(#ad4e00, #ffc069)',
-                background: 'var(--ant-color-warning-bg)',
-                borderColor: 'var(--ant-color-warning-border)',
+                background: 'light-dark(#fff7e6, #2b1d11)',
+                borderColor: 'light-dark(#ffd591, #594214)',
               }}
             >
               <FormattedMessage id="notifications.message.sensitive" />

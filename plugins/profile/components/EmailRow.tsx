@@ -108,8 +108,8 @@ export const EmailRow = observer(function EmailRow({ store, email, verified, not
                 style={{
                   ...TAG,
                   color: 'light-dark(#135200, #95de64)',
-                  background: 'var(--ant-color-success-bg)',
-                  borderColor: 'var(--ant-color-success-border)',
+                  background: 'light-dark(#f6ffed, #162312)',
+                  borderColor: 'light-dark(#b7eb8f, #274916)',
                 }}
               >
                 <FormattedMessage id="profile.email.verified" />
@@ -119,8 +119,8 @@ export const EmailRow = observer(function EmailRow({ store, email, verified, not
                 style={{
                   ...TAG,
                   color: 'light-dark(#873800, #ffc069)',
-                  background: 'var(--ant-color-warning-bg)',
-                  borderColor: 'var(--ant-color-warning-border)',
+                  background: 'light-dark(#fff7e6, #2b1d11)',
+                  borderColor: 'light-dark(#ffd591, #594214)',
                 }}
               >
                 <FormattedMessage id="profile.email.notVerified" />
