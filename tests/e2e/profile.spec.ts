@@ -136,12 +136,16 @@ test('language: switch to English, then back to Chinese; the choice persists', a
   expect((await page.context().cookies()).find((c) => c.name === 'ak_user_locale')?.value).toBe('zh_CN');
 });
 
-test('appearance: choose Dark; after a reload the profile still says Dark, kept on the account', async ({
+test('appearance: choose Dark; the page turns dark at once and after a reload, from the first paint, kept on the account', async ({
   page,
   baseURL,
 }) => {
+  // The system is light: what turns the page dark is the account's choice.
+  await page.emulateMedia({ colorScheme: 'light' });
+  const shade = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   await useChinese(page, baseURL!);
   await signIn(page, E2E_USERS.appearance);
+  expect(await shade()).toBe('rgb(255, 255, 255)');
   const row = page.getByTestId('profile-appearance');
   await expect(row).toContainText('外观');
   await expect(row).toContainText('跟随系统');
@@ -154,10 +158,15 @@ test('appearance: choose Dark; after a reload the profile still says Dark, kept 
   await expect(page.getByText('外观已保存')).toBeVisible(SLOW);
   await expect(row).toContainText('深色');
   expect(saved).toEqual([{ colorScheme: 'dark' }]);
+  await expect.poll(shade).toBe('rgb(20, 20, 20)');
 
-  // Reloaded, the page (painted from what the service put in it) still says Dark; so does the account.
+  // Reloaded, the page (painted from what the service put in it) still says Dark, dark before any script; so does
+  // the account.
+  const html = await (await page.request.get('/users/settings/profile')).text();
+  expect(html).toMatch(/<link[^>]*id="antd-dark"[^>]*media="all"/);
   await page.reload();
   await expect(row).toContainText('深色');
+  expect(await shade()).toBe('rgb(20, 20, 20)');
   const me = await page.request.get('/individual/proxy/me', { headers: { 'x-requested-with': 'XMLHttpRequest' } });
   expect((await me.json()).colorScheme).toBe('dark');
 
@@ -166,6 +175,7 @@ test('appearance: choose Dark; after a reload the profile still says Dark, kept 
   await page.locator('.ant-select-item-option').filter({ hasText: '跟随系统' }).click();
   await expect(page.getByText('外观已保存')).toBeVisible(SLOW);
   await expect(row).toContainText('跟随系统');
+  await expect.poll(shade).toBe('rgb(255, 255, 255)');
 });
 
 test('avatar: a renamed SVG is refused in the browser; upload a PNG, then restore the default', async ({
