@@ -18,9 +18,11 @@ describe('renderIndexHtml', () => {
     '<body><div id="container"></div></body></html>';
   const chunks = ['/static/js/antd.1111aaaa.js', '/static/css/login.2222bbbb.css', '/static/js/login.3333cccc.js'];
   const scripts = (html: string) =>
-    [...html.matchAll(/<(?:script defer src|link rel="preload" as="script" href)="([^"]+)" nonce="N0NCE">/g)].map(
-      (m) => m[1],
-    );
+    [
+      ...html.matchAll(
+        /<(?:script defer src|link rel="preload" as="script" href)="([^"]+)" nonce="N0NCE"(?: fetchpriority="low")?>/g,
+      ),
+    ].map((m) => m[1]);
 
   it("names the page's scripts before the entry, in order, preloaded, with the response nonce", () => {
     const html = renderIndexHtml(template, config, 'N0NCE', chunks);

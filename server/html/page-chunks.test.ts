@@ -103,8 +103,8 @@ describe('renderIndexHtml with lazy files', () => {
   it('names them before the entry script, scripts and styles preloaded, scripts with the nonce', () => {
     const html = renderIndexHtml(template, config, 'N0NCE', ['/s/a.js', '/s/b.css', '/s/"x".js']);
     expect(html).toContain(
-      '<link rel="preload" as="script" href="/s/a.js" nonce="N0NCE"><link rel="preload" as="style" href="/s/b.css">' +
-        '<link rel="preload" as="script" href="/s/&quot;x&quot;.js" nonce="N0NCE">' +
+      '<link rel="preload" as="script" href="/s/a.js" nonce="N0NCE" fetchpriority="low"><link rel="preload" as="style" href="/s/b.css">' +
+        '<link rel="preload" as="script" href="/s/&quot;x&quot;.js" nonce="N0NCE" fetchpriority="low">' +
         '<script defer src="/static/js/index.89abcdef.js" nonce="N0NCE"></script>',
     );
     expect(html.indexOf('lib-react')).toBeLessThan(html.indexOf('/s/a.js'));

@@ -23,7 +23,7 @@ describe('renderIndexHtml', () => {
     const html = renderIndexHtml(withScripts, config, 'N', ['/static/js/async/page.3.js']);
     expect(html).toContain(
       '<script defer src="/static/js/lib-react.1.js"></script>' +
-        '<link rel="preload" as="script" href="/static/js/async/page.3.js" nonce="N">' +
+        '<link rel="preload" as="script" href="/static/js/async/page.3.js" nonce="N" fetchpriority="low">' +
         '<script defer src="/static/js/vpc.2.js"></script>',
     );
   });

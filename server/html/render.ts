@@ -40,8 +40,9 @@ const attr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').rep
 /**
  * Fills the built index.html: the page configuration into its script tag, the page's lazy files (`chunks`, from
  * page-chunks.json) before the entry script, a first screen (server/html/first-screen.ts) into the container, and one
- * nonce everywhere the placeholder is. The lazy scripts are preloaded: the browser fetches them with the document,
- * and they run when the app imports them, after the page's first paint (a painted page does not wait for them). Their
+ * nonce everywhere the placeholder is. The lazy scripts are preloaded at low priority: the browser fetches them
+ * with the document, after what the first paint needs, and they run when the app imports them, after the page's
+ * first paint (a painted page does not wait for them; a preload's own priority, high, would race its styles). Their
  * stylesheets are preloaded (the app adds them when the page that needs them renders), or linked when the page comes
  * painted.
  */
@@ -68,7 +69,7 @@ export function renderIndexHtml(
     .map((f) =>
       f.endsWith('.css')
         ? `<link rel="${firstScreen === undefined ? 'preload" as="style' : 'stylesheet'}" href="${attr(f)}">`
-        : `<link rel="preload" as="script" href="${attr(f)}" nonce="${NONCE_PLACEHOLDER}">`,
+        : `<link rel="preload" as="script" href="${attr(f)}" nonce="${NONCE_PLACEHOLDER}" fetchpriority="low">`,
     )
     .join('');
   html = html.replace(ENTRY_SCRIPT_RE, (entry) => tags + entry);
