@@ -54,6 +54,14 @@ describe('logout needs the session’s CSRF token', () => {
     expect(en.text).toContain('<html lang="en">');
   });
 
+  it("the page is in the account's shade: the system's by default, dark once the account chose dark", async () => {
+    const c = await fresh();
+    expect((await c.req('GET', LOGOUT, { xhr: false })).text).toContain(':root{color-scheme:light dark}');
+    expect((await c.req('PUT', '/users/ajax/v1/my/appearance', { body: { colorScheme: 'dark' } })).status).toBe(200);
+    expect((await c.req('GET', LOGOUT, { xhr: false })).text).toContain(':root{color-scheme:dark}');
+    await c.req('PUT', '/users/ajax/v1/my/appearance', { body: { colorScheme: 'system' } });
+  });
+
   it('the page’s button ends the session and goes to the next the seed’s address named', async () => {
     const c = await fresh();
     const page = await c.req('GET', `${LOGOUT}?next=%2Fusers%2Fsettings%2Fprofile`, { xhr: false });

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { ColorScheme } from '../../../schemas/color-scheme';
 import type { ServerLocale } from '../../../server/i18n/index';
 import { localeTag } from '../../../schemas/locale';
 
@@ -35,6 +36,8 @@ export interface LogoutPageInput {
   cancel: string;
   /** The edition's brand colour (`#RRGGBB`). */
   color: string;
+  /** The account's shade: the page is light, dark, or follows the system like the app's pages. */
+  colorScheme: ColorScheme;
   /** Origins the answer to the form may redirect to besides this one (an absolute `next`'s). */
   formOrigins: string[];
 }
@@ -48,13 +51,18 @@ export function logoutPage(input: LogoutPageInput): { html: string; csp: string 
   const t = TEXTS[input.locale];
   const nonce = crypto.randomBytes(16).toString('base64');
   const color = /^#[0-9a-fA-F]{6}$/.test(input.color) ? input.color : '#006AD4';
+  // Each colour as a light-dark() pair, picked by the account's shade (`color-scheme`), like the app's pages.
+  const scheme = input.colorScheme === 'system' ? 'light dark' : input.colorScheme;
   const style =
-    'body{margin:0;min-height:100vh;display:grid;place-items:center;background:#f5f6f7;color:#1f2329;' +
+    `:root{color-scheme:${scheme}}` +
+    'body{margin:0;min-height:100vh;display:grid;place-items:center;background:light-dark(#f5f6f7,#000);' +
+    'color:light-dark(#1f2329,rgba(255,255,255,.88));' +
     'font:14px/1.6 system-ui,-apple-system,"PingFang SC","Microsoft YaHei",sans-serif}' +
-    'main{background:#fff;padding:32px;border-radius:8px;box-shadow:0 1px 4px rgba(0,0,0,.08);max-width:360px;margin:16px}' +
-    'h1{font-size:18px;margin:0 0 8px}p{margin:0 0 24px;color:#646a73}' +
+    'main{background:light-dark(#fff,#141414);padding:32px;border-radius:8px;box-shadow:0 1px 4px rgba(0,0,0,.08);' +
+    'max-width:360px;margin:16px}' +
+    'h1{font-size:18px;margin:0 0 8px}p{margin:0 0 24px;color:light-dark(#646a73,rgba(255,255,255,.68))}' +
     `button{background:${color};color:#fff;border:0;border-radius:4px;padding:6px 20px;font:inherit;cursor:pointer}` +
-    `a{margin-left:16px;color:${color}}`;
+    `a{margin-left:16px;color:light-dark(${color},#69b1ff)}`;
   const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escape(value)}">`;
   const html =
     `<!DOCTYPE html><html lang="${localeTag(input.locale, 'html')}"><head><meta charset="utf-8">` +

@@ -122,6 +122,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         next: req.query.next,
         cancel: target ?? '/users/settings',
         color: ctx.edition.brand.color,
+        colorScheme: req.session.user.color_scheme,
         formOrigins: absolute,
       });
       return reply.header('content-security-policy', page.csp).type('text/html; charset=utf-8').send(page.html);
