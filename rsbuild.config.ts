@@ -108,8 +108,6 @@ const environments: Record<string, EnvironmentConfig> = {
           htmlLang: localeTag(locale, 'html'),
           title: m.names.system[locale],
           brandColor: m.brand.color,
-          noscript:
-            locale === 'zh_CN' ? '请启用 JavaScript 后使用本页面。' : 'Please enable JavaScript to use this page.',
         };
       },
     },
