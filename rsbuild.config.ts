@@ -154,8 +154,8 @@ export default defineConfig({
         'lib-mobx': /node_modules[\\/](mobx|mobx-react-lite)[\\/]/,
       },
       override: {
-        // A shared lazy chunk over ~400 KB of source (~50 KB gzip, the size report's lazy budget) is split in parts.
-        maxAsyncSize: 400_000,
+        // A shared lazy chunk over ~300 KB of source (under the size report's lazy budget of 50 KB gzip) is split in parts.
+        maxAsyncSize: 300_000,
         cacheGroups: {
           // Few lazy scripts per page: the antd pieces most lazy files share travel together, not one small file per
           // combination of pages (eight against twelve: 2–5 scripts fewer on every page, sizes within ±16 KB).
