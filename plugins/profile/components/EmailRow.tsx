@@ -1,7 +1,8 @@
-import { Button, Form, Input, Modal, Space, Tag, Typography } from 'antd';
+import { Button, Form, Input, Modal, Tag, Typography } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { useState } from 'react';
 import { useSecondsUntil } from '../../../src/core/ui/useSecondsUntil';
+import { MailedCodeField } from './MailedCodeField';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { validateEmail } from '../../../src/core/validation';
 import type { ActionResult } from '../../../src/core/stores/failure';
@@ -37,7 +38,6 @@ export const EmailRow = observer(function EmailRow({ store, email, verified, not
   const [editing, setEditing] = useState<'bind' | 'rebind' | 'unbind' | null>(null);
   const [form] = Form.useForm<EmailFormValues>();
   const seconds = useSecondsUntil(store.resendAvailableAt);
-  const codeSeconds = useSecondsUntil(store.codeAvailableAt);
   // The proof a change needs: the directory's password for a directory account, the password when the account has
   // one, else a code to the current address.
   const directory = store.directory;
@@ -203,48 +203,14 @@ export const EmailRow = observer(function EmailRow({ store, email, verified, not
             </Form.Item>
           )}
           {proof === 'code' && (
-            <Form.Item
-              label={<FormattedMessage id="profile.email.code" />}
-              extra={
-                store.codeSentTo ? (
-                  <FormattedMessage id="profile.email.codeSent" values={{ email: store.codeSentTo }} />
-                ) : (
-                  <FormattedMessage id="profile.email.codeHint" />
-                )
-              }
-            >
-              <Space.Compact style={{ width: '100%' }}>
-                <Form.Item
-                  name="code"
-                  noStyle
-                  rules={[
-                    {
-                      required: true,
-                      pattern: /^\d{6}$/,
-                      message: intl.formatMessage({ id: 'profile.email.codeRequired' }),
-                    },
-                  ]}
-                >
-                  <Input
-                    inputMode="numeric"
-                    autoComplete="one-time-code"
-                    maxLength={6}
-                    data-testid="profile-email-code"
-                  />
-                </Form.Item>
-                <Button
-                  disabled={codeSeconds > 0 || store.emailSaving}
-                  onClick={async () => notify(await store.sendEmailCode(), 'profile.email.codeSentShort')}
-                  data-testid="profile-email-send-code"
-                >
-                  {codeSeconds > 0 ? (
-                    <FormattedMessage id="profile.email.resendIn" values={{ seconds: codeSeconds }} />
-                  ) : (
-                    <FormattedMessage id="profile.email.sendCode" />
-                  )}
-                </Button>
-              </Space.Compact>
-            </Form.Item>
+            <MailedCodeField
+              sentTo={store.codeSentTo}
+              hint={<FormattedMessage id="profile.email.codeHint" />}
+              availableAt={store.codeAvailableAt}
+              sending={store.emailSaving}
+              onSend={async () => notify(await store.sendEmailCode(), 'profile.email.codeSentShort')}
+              testId="profile-email"
+            />
           )}
           <button type="submit" hidden />
         </Form>

@@ -1,7 +1,7 @@
-import { Alert, Button, Form, Input, Modal, Space } from 'antd';
+import { Alert, Form, Input, Modal } from 'antd';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useSecondsUntil } from '../../../src/core/ui/useSecondsUntil';
+import { MailedCodeField } from './MailedCodeField';
 import type { PasswordProofKind } from '../store';
 import {
   validateNewPasswordDiffers,
@@ -50,7 +50,6 @@ export function PasswordModal({ open, proof, directory, code, saving, onSubmit, 
   const intl = useIntl();
   const [form] = Form.useForm<Values>();
   const [failure, setFailure] = useState<Failure | null>(null);
-  const codeSeconds = useSecondsUntil(code.availableAt);
   const rule = (check: (v: string) => string | undefined) => ({
     validator: (_: unknown, v: string) => {
       const id = check(v ?? '');
@@ -116,51 +115,17 @@ export function PasswordModal({ open, proof, directory, code, saving, onSubmit, 
           </Form.Item>
         )}
         {proof === 'code' && (
-          <Form.Item
-            label={<FormattedMessage id="profile.email.code" />}
-            extra={
-              code.sentTo ? (
-                <FormattedMessage id="profile.email.codeSent" values={{ email: code.sentTo }} />
-              ) : (
-                <FormattedMessage id="profile.password.codeHint" />
-              )
-            }
-          >
-            <Space.Compact style={{ width: '100%' }}>
-              <Form.Item
-                name="code"
-                noStyle
-                rules={[
-                  {
-                    required: true,
-                    pattern: /^\d{6}$/,
-                    message: intl.formatMessage({ id: 'profile.email.codeRequired' }),
-                  },
-                ]}
-              >
-                <Input
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  maxLength={6}
-                  data-testid="profile-password-code"
-                />
-              </Form.Item>
-              <Button
-                disabled={codeSeconds > 0 || code.sending}
-                onClick={async () => {
-                  const r = await code.onSend();
-                  setFailure(r.ok ? null : (r.failure ?? null));
-                }}
-                data-testid="profile-password-send-code"
-              >
-                {codeSeconds > 0 ? (
-                  <FormattedMessage id="profile.email.resendIn" values={{ seconds: codeSeconds }} />
-                ) : (
-                  <FormattedMessage id="profile.email.sendCode" />
-                )}
-              </Button>
-            </Space.Compact>
-          </Form.Item>
+          <MailedCodeField
+            sentTo={code.sentTo}
+            hint={<FormattedMessage id="profile.password.codeHint" />}
+            availableAt={code.availableAt}
+            sending={code.sending}
+            onSend={async () => {
+              const r = await code.onSend();
+              setFailure(r.ok ? null : (r.failure ?? null));
+            }}
+            testId="profile-password"
+          />
         )}
         <Form.Item
           name="password"
