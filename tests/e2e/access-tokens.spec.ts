@@ -22,8 +22,6 @@ test('create with two scopes and a 30-day preset, copy, use on the open API, del
   test.setTimeout(120_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL! });
   await signIn(page, E2E_USERS.tokens, '/users/settings/personalAccessToken');
-  // The page comes painted: until the app has it, the list is there twice (table and cards, one hidden by CSS).
-  await expectAppTookOver(page);
   const panel = page.getByTestId('access-tokens');
   await expect(panel.getByText(/^(暂无访问令牌|No personal access tokens)$/)).toBeVisible();
   await expectNoAxeViolations(page);
@@ -85,7 +83,6 @@ test('create with two scopes and a 30-day preset, copy, use on the open API, del
   expect(orgs.status()).toBe(200);
   expect((await orgs.json()).organizations.map((o: { name: string }) => o.name)).toContain('E2E Org');
   await page.reload();
-  await expectAppTookOver(page);
   await expect(row).not.toContainText(/从未使用|Never used/);
 
   await row.getByRole('button', { name: /^(删除|Delete)$/ }).click();
@@ -103,7 +100,6 @@ test('create with two scopes and a 30-day preset, copy, use on the open API, del
 test('comes painted: title, description and list before the scripts, at phone and desktop widths', async ({ page }) => {
   const url = '/users/settings/personalAccessToken';
   await signIn(page, E2E_USERS.tokens, url);
-  await expectAppTookOver(page);
   // The section is in the HTML the service sends, marked for the app to hydrate.
   const served = await (await page.request.get(url)).text();
   expect(served).toMatch(

@@ -145,6 +145,21 @@ export const test = base.extend({
     }
     expect(problems, 'console errors, page errors and CSP violations').toEqual([]);
   },
+  // Pages come painted, and a click or a key before the app has a page is lost (a form submits natively): a person
+  // acts once the page answers, so `goto` and `reload` resolve once the app took the page over. A test that looks at
+  // the paint itself, before any script, navigates with `waitUntil: 'commit'` and waits for nothing more.
+  page: async ({ page }, use) => {
+    const goto = page.goto.bind(page);
+    const reload = page.reload.bind(page);
+    const settled = async <T>(navigation: Promise<T>, options?: { waitUntil?: string }) => {
+      const response = await navigation;
+      if (options?.waitUntil !== 'commit') await expectAppTookOver(page, 20_000);
+      return response;
+    };
+    page.goto = (url, options) => settled(goto(url, options), options);
+    page.reload = (options) => settled(reload(options), options);
+    await use(page);
+  },
 });
 
 export { expect };
@@ -248,9 +263,8 @@ async function expectLanded(page: Page, next: string | undefined) {
 
 /** Signs in as a person does: the login page, the form, the redirect to `next` (or settings). */
 export async function signInWithForm(page: Page, user: { username: string; password: string }, next?: string) {
+  // The page comes painted; `goto` waits for the app to have it (a submit before would reload the page natively).
   await page.goto(next ? `/users/login?next=${encodeURIComponent(next)}` : '/users/login');
-  // The page comes painted; a submit before the app has it would reload the page without sending anything.
-  await expectAppTookOver(page);
   await page.locator('#username').fill(user.username);
   await page.locator('#password').fill(user.password);
   await page.locator('button[type="submit"]').click();

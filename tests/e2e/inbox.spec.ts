@@ -26,8 +26,6 @@ async function bellCount(page: Page): Promise<number> {
 /** Creates a personal access token through the tokens page, as a person does (30 days, one scope). */
 async function createToken(page: Page, name: string) {
   await page.goto('/users/settings/personalAccessToken');
-  // The section may come painted: its button answers once the app has the page.
-  await expectAppTookOver(page);
   await page.getByTestId('token-create').click();
   const drawer = page.getByRole('dialog');
   await expect(drawer.getByRole('checkbox', { name: /base:user$/ })).toBeVisible({ timeout: 20_000 });
@@ -139,8 +137,6 @@ test('the message center works with the keyboard alone on a narrow window', asyn
   await createToken(page, 'keyboard token');
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto('/users/settings/profile');
-  // The profile comes painted: the keyboard walk starts once the app has the page.
-  await expectAppTookOver(page);
   await expect.poll(() => bellCount(page)).toBe(1);
 
   // The bell is reached and followed from the keyboard.

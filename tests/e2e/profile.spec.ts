@@ -1,14 +1,5 @@
 import type { Page } from '@playwright/test';
-import {
-  dropSession,
-  E2E_USERS,
-  expect,
-  expectAppTookOver,
-  expectNoAxeViolations,
-  mailsTo,
-  signIn,
-  test,
-} from './fixtures';
+import { dropSession, E2E_USERS, expect, expectNoAxeViolations, mailsTo, signIn, test } from './fixtures';
 
 // The profile section against the real service; mail goes to the serve process's loopback SMTP sink.
 // Mail delivery, a 5 s countdown and several sign-ins need more than the default 30 s on a busy machine.
@@ -246,8 +237,6 @@ test('the page brings what the first render needs: no count, attributes, SSH or 
     if (/tokens:search$/.test(r.url())) asked.push(new URL(r.url()).pathname);
   });
   await page.goto('/users/settings/personalAccessToken');
-  // The section comes painted with both the table and its cards (CSS shows one); the app keeps the one that fits.
-  await expectAppTookOver(page);
   await expect(page.getByTestId('access-tokens').getByText(/^(暂无访问令牌|No personal access tokens)$/)).toBeVisible();
   await page.waitForTimeout(500);
   expect(asked).toEqual([]);

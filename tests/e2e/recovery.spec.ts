@@ -3,6 +3,7 @@ import {
   ageRecovery,
   E2E_USERS,
   expect,
+  expectAppTookOver,
   expectNoAxeViolations,
   mailsTo,
   signIn,
@@ -69,6 +70,7 @@ test('forgot password: slider, mailed code, new password, then sign in with it; 
 
   await page.getByRole('link', { name: /^(去登录|Sign in)$/ }).click();
   await expect(page).toHaveURL(/\/(users|sso)\/login/);
+  await expectAppTookOver(page, 20_000);
   await page.locator('#username').fill(user.username);
   await page.locator('#password').fill(fresh);
   await page.locator('button[type="submit"]').click();
