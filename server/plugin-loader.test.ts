@@ -28,6 +28,7 @@ describe('server slices', () => {
       'packages-credential',
       'profile',
       'reset-password',
+      'security',
       'ssh-keys',
       'switch-org',
       'third-party',

@@ -1,0 +1,236 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { closed } from '../../schemas/common';
+import { HISTORY_CURSOR_MAX, HISTORY_PAGE_MAX, SECURITY_ID_MAX } from './limits';
+
+/**
+ * The security slice's wire shapes, once: the account's sessions, the browsers the lockout trusts, the account's
+ * history and "this wasn't me". The routes hand these schemas to Fastify; the page uses their static types with
+ * `import type` only (plain limits come from `./limits`). Every call is the signed-in member's own, under
+ * `/users/ajax/v1/my/`; the calls that change something need a recent proof (403 `ReauthRequired` without one, see
+ * `schemas/reauth.ts`).
+ */
+export * from './limits';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+/** A browser as its User-Agent tells it; each part null when it does not. */
+export const BrowserSchema = Type.Object(
+  {
+    name: Nullable(Type.String()),
+    version: Nullable(Type.String({ description: 'Major version' })),
+    os: Nullable(Type.String()),
+  },
+  closed,
+);
+/** A browser as the page names it. */
+export type Browser = Static<typeof BrowserSchema>;
+
+/**
+ * How a session was signed in: the account's password, a directory (LDAP, Windows AD), a third-party provider by its
+ * id (dingtalk, lark, wecom…), or the password recovery. Sessions from before this was recorded say `unknown`.
+ */
+export const SignInMethodSchema = Type.String({
+  maxLength: 32,
+  description: '`password`, `ldap`, `ad`, a provider id (`dingtalk`, `lark`, `wecom`…), or `unknown`',
+});
+
+/** One live session of the account. */
+export const SessionInfoSchema = Type.Object(
+  {
+    id: Type.String({ description: 'A handle for this list and the end call; never the session cookie nor its hash' }),
+    browser: BrowserSchema,
+    method: SignInMethodSchema,
+    address: Nullable(Type.String({ description: 'The client address the session was last active from' })),
+    place: Nullable(Type.String({ description: 'Approximate place, only when a local database is configured' })),
+    created_at: Type.String({ description: 'ISO time of the sign-in' }),
+    last_seen_at: Type.String({ description: 'ISO time of the last request (precise to a minute)' }),
+    expires_at: Type.String({ description: 'ISO time it ends if idle from now on (the idle or absolute timeout)' }),
+    current: Type.Boolean({ description: 'The session making this call ("this device")' }),
+  },
+  closed,
+);
+/** One live session as the page lists it. */
+export type SessionInfo = Static<typeof SessionInfoSchema>;
+
+/** The account's sessions, newest first, and the timeouts that end them. */
+export const SessionListSchema = Type.Object(
+  {
+    sessions: Type.Array(SessionInfoSchema),
+    idle_timeout_minutes: Type.Integer(),
+    absolute_timeout_hours: Type.Integer(),
+  },
+  closed,
+);
+/** The account's sessions. */
+export type SessionList = Static<typeof SessionListSchema>;
+
+/** The session or trusted browser named in the path. */
+export const SecurityIdParamsSchema = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: SECURITY_ID_MAX, pattern: '^[A-Za-z0-9_-]+$' }) },
+  closed,
+);
+/** Static type of the id path params. */
+export type SecurityIdParams = Static<typeof SecurityIdParamsSchema>;
+
+/** How many sessions a call ended. */
+export const EndedSchema = Type.Object({ ended: Type.Integer() }, closed);
+/** How many sessions a call ended. */
+export type Ended = Static<typeof EndedSchema>;
+
+/** One browser the smart lockout trusts for this account (it signed in there; its sign-ins skip the stranger lock). */
+export const TrustedBrowserSchema = Type.Object(
+  {
+    id: Type.String(),
+    browser: BrowserSchema,
+    first_used_at: Type.String({ description: 'ISO time of the sign-in that marked it' }),
+    last_used_at: Type.String({ description: 'ISO time of its latest sign-in' }),
+    current: Type.Boolean({ description: 'The browser making this call' }),
+  },
+  closed,
+);
+/** One trusted browser. */
+export type TrustedBrowser = Static<typeof TrustedBrowserSchema>;
+
+/** The browsers the lockout trusts for the account, most recently used first. */
+export const TrustedBrowserListSchema = Type.Object({ browsers: Type.Array(TrustedBrowserSchema) }, closed);
+/** The trusted browsers. */
+export type TrustedBrowserList = Static<typeof TrustedBrowserListSchema>;
+
+/**
+ * What a history entry records. Kinds group them for the filter (`HISTORY_GROUPS`): sign-in, lock, password,
+ * e-mail, device, credential, session.
+ */
+export const HISTORY_KINDS = [
+  'sign-in.succeeded',
+  'sign-in.failed',
+  'account.locked',
+  'account.unlocked',
+  'password.changed',
+  'email.changed',
+  'sign-in.new-device',
+  'credential.created',
+  'credential.deleted',
+  'session.ended',
+  'reauth.succeeded',
+  'reauth.failed',
+  'account.not-me',
+] as const;
+/** What a history entry records. */
+export type HistoryKind = (typeof HISTORY_KINDS)[number];
+
+/** The filter's groups of kinds. */
+export const HISTORY_GROUPS = ['sign-in', 'lock', 'password', 'email', 'device', 'credential', 'session'] as const;
+/** A group of history kinds the page filters by. */
+export type HistoryGroup = (typeof HISTORY_GROUPS)[number];
+
+/** Why a sign-in (or a proof) failed. */
+export const FAILURE_REASONS = [
+  'wrong-password',
+  'locked',
+  'slider-failed',
+  'directory-refused',
+  'third-party-refused',
+] as const;
+/** Why a sign-in failed. */
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+/**
+ * What a history entry adds to its kind, each field only where it applies; never a secret (no password, token value,
+ * code or cookie): a credential is named by its kind and name, an e-mail by its masked form.
+ */
+export const HistoryDetailSchema = Type.Object(
+  {
+    method: Type.Optional(SignInMethodSchema),
+    reason: Type.Optional(Type.Union(FAILURE_REASONS.map((r) => Type.Literal(r)))),
+    how: Type.Optional(Type.String({ description: 'password.changed: settings, recovery, first-sign-in, admin' })),
+    credential: Type.Optional(Type.String({ description: 'credential.*: token, ssh-key, packages-password' })),
+    name: Type.Optional(Type.String({ description: 'credential.*: the name the member gave it' })),
+    email: Type.Optional(Type.String({ description: 'email.changed: the new address, masked' })),
+    by: Type.Optional(Type.String({ description: 'session.ended / account.unlocked: member, not-me, admin, time' })),
+    count: Type.Optional(Type.Integer({ description: 'session.ended: how many sessions ended' })),
+    until: Type.Optional(
+      Type.String({ description: 'account.locked: ISO time the lock ends; absent = until unlocked' }),
+    ),
+  },
+  closed,
+);
+/** What a history entry adds to its kind. */
+export type HistoryDetail = Static<typeof HistoryDetailSchema>;
+
+/** One entry of the account's history. */
+export const HistoryEntrySchema = Type.Object(
+  {
+    id: Type.String(),
+    at: Type.String({ description: 'ISO time' }),
+    kind: Type.Union(HISTORY_KINDS.map((k) => Type.Literal(k))),
+    detail: HistoryDetailSchema,
+    address: Nullable(Type.String()),
+    browser: Type.Union([BrowserSchema, Type.Null()]),
+  },
+  closed,
+);
+/** One entry of the account's history. */
+export type HistoryEntry = Static<typeof HistoryEntrySchema>;
+
+/** Query of the history: a group to filter by, the cursor of the page before, how many. */
+export const HistoryQuerySchema = Type.Object(
+  {
+    group: Type.Optional(Type.Union(HISTORY_GROUPS.map((g) => Type.Literal(g)))),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: HISTORY_CURSOR_MAX })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: HISTORY_PAGE_MAX })),
+  },
+  closed,
+);
+/** Query of the history. */
+export type HistoryQuery = Static<typeof HistoryQuerySchema>;
+
+/** Query of the history's CSV export: the same filter, every entry of the 90 days. */
+export const HistoryExportQuerySchema = Type.Object(
+  { group: Type.Optional(Type.Union(HISTORY_GROUPS.map((g) => Type.Literal(g)))) },
+  closed,
+);
+/** Query of the history's export. */
+export type HistoryExportQuery = Static<typeof HistoryExportQuerySchema>;
+
+/** One page of history, newest first; `next` is the cursor of the following page, null on the last. */
+export const HistoryPageSchema = Type.Object(
+  { entries: Type.Array(HistoryEntrySchema), next: Type.Union([Type.String(), Type.Null()]) },
+  closed,
+);
+/** One page of history. */
+export type HistoryPage = Static<typeof HistoryPageSchema>;
+
+/** "This wasn't me": whether to lock the account too, until an administrator unlocks it. */
+export const NotMeBodySchema = Type.Object({ lock: Type.Boolean() }, closed);
+/** Body of "this wasn't me". */
+export type NotMeBody = Static<typeof NotMeBodySchema>;
+
+/** What "this wasn't me" did, for the page to say it. */
+export const NotMeResultSchema = Type.Object(
+  {
+    sessions_ended: Type.Integer(),
+    /** Credentials revoked or reset, by kind (`token`, `packages-password`…): what the mounted slices hold. */
+    credentials: Type.Array(Type.Object({ credential: Type.String(), count: Type.Integer() }, closed)),
+    locked: Type.Boolean(),
+  },
+  closed,
+);
+/** What "this wasn't me" did. */
+export type NotMeResult = Static<typeof NotMeResultSchema>;
+
+/**
+ * The calls, once (method and path). `sessions`: GET list; `session`: DELETE one (not the current: that is sign out);
+ * `endOthers`: POST; `trustedBrowsers`: GET; `trustedBrowser`: DELETE ("forget"); `history`: GET page;
+ * `historyExport`: GET CSV (`text/csv; charset=utf-8`, UTF-8 BOM, header row in the caller's language);
+ * `notMe`: POST.
+ */
+export const SECURITY_PATHS = {
+  sessions: '/users/ajax/v1/my/sessions',
+  session: '/users/ajax/v1/my/sessions/:id',
+  endOthers: '/users/ajax/v1/my/sessions:end-others',
+  trustedBrowsers: '/users/ajax/v1/my/trusted-browsers',
+  trustedBrowser: '/users/ajax/v1/my/trusted-browsers/:id',
+  history: '/users/ajax/v1/my/history',
+  historyExport: '/users/ajax/v1/my/history.csv',
+  notMe: '/users/ajax/v1/my/security:not-me',
+} as const;

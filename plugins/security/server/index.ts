@@ -1,0 +1,28 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { defineServerPlugin } from '../../../server/plugin';
+import { messages } from './messages';
+import { sessionRoutes } from './sessions-routes';
+import { historyRoutes } from './history-routes';
+import { historyMigrations, historyServer } from './history';
+import { sessionCommands } from './sessions-cli';
+
+/** Every route of the slice: the account's sessions and trusted browsers, its history, "this wasn't me". */
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(sessionRoutes);
+  await app.register(historyRoutes);
+};
+
+/**
+ * Server slice of the account's security page, discovered by its folder (server/plugin-loader.ts): where the account
+ * is signed in (and ending those sessions), the browsers the lockout trusts, the account's own history of sign-ins and
+ * changes (written from the account events at the moment they happen), and "this wasn't me".
+ */
+export default defineServerPlugin({
+  id: 'security',
+  routes,
+  migrations: historyMigrations,
+  messages,
+  cli: [...sessionCommands, ...historyServer.cli],
+  onEvent: historyServer.onEvent,
+  housekeeping: historyServer.housekeeping,
+});

@@ -1,0 +1,15 @@
+import { defineServerMessages } from '../../../server/i18n/index';
+
+/** Error codes of the security page's calls, in both languages the service answers in. */
+export const messages = defineServerMessages({
+  en_US: {
+    SessionNotFound: 'This session has already ended.',
+    TrustedBrowserNotFound: 'This browser is no longer trusted.',
+    HistoryCursorInvalid: 'This page of the history is no longer available; start from the first page.',
+  },
+  zh_CN: {
+    SessionNotFound: '该会话已结束。',
+    TrustedBrowserNotFound: '该浏览器已不再受信任。',
+    HistoryCursorInvalid: '该页历史记录已失效，请从第一页重新查看。',
+  },
+});
