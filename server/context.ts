@@ -130,5 +130,11 @@ declare module 'fastify' {
     beforePasswordChange?: boolean;
     /** Organisation context (see OrgScope); `/uiless/` routes carrying `x-tenant-id` are checked unless `false`. */
     orgScoped?: OrgScope;
+    /**
+     * A sensitive `session` route (password, e-mail, a new credential, ending sessions…): it needs a proof given in
+     * this session within the re-authentication window, else 403 `ReauthRequired` and nothing changes
+     * (schemas/reauth.ts).
+     */
+    reauth?: boolean;
   }
 }

@@ -40,7 +40,20 @@ export type AccountEventBody =
   | { type: 'account.locked'; until: number; address: string; lock?: Lock }
   | { type: 'org.ip-whitelist-changed'; org: string; cidrs: string[] }
   | { type: 'org.licence-expiring'; org: string; expiresAt: number; days: number }
-  | { type: 'org.notice'; org: string; title: string; body: string };
+  | { type: 'org.notice'; org: string; title: string; body: string }
+  // Written to the account's history (the security slice); the inbox shows none of these as messages.
+  | { type: 'sign-in.succeeded'; method: string }
+  | { type: 'sign-in.failed'; method: string; reason: SignInFailure }
+  | { type: 'account.unlocked'; by: 'admin' | 'time' }
+  | { type: 'token.deleted'; name: string }
+  | { type: 'ssh-key.deleted'; name: string }
+  | { type: 'session.ended'; by: 'member' | 'not-me' | 'admin'; count: number }
+  | { type: 'reauth.succeeded'; method: string }
+  | { type: 'reauth.failed'; method: string; reason: SignInFailure }
+  | { type: 'account.not-me'; locked: boolean; sessions: number; credentials: { credential: string; count: number }[] };
+
+/** Why a sign-in or a proof was refused (never which of name or password was wrong: the account is known here). */
+export type SignInFailure = 'wrong-password' | 'locked' | 'slider-failed' | 'directory-refused' | 'third-party-refused';
 
 /** The type names of account events. */
 export type AccountEventType = AccountEventBody['type'];

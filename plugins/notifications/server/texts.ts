@@ -18,7 +18,18 @@ interface MessageKind<T extends AccountEventType> {
   text: Record<ServerLocale, (e: Extract<AccountEventBody, { type: T }>) => { title: string; body: string }>;
 }
 
-type Kinds = { [T in AccountEventType]: MessageKind<T> };
+/** Events that make no message: the account's history on the security page lists them. */
+type HistoryOnly =
+  | 'sign-in.succeeded'
+  | 'sign-in.failed'
+  | 'account.unlocked'
+  | 'token.deleted'
+  | 'ssh-key.deleted'
+  | 'session.ended'
+  | 'reauth.succeeded'
+  | 'reauth.failed';
+
+type Kinds = { [T in Exclude<AccountEventType, HistoryOnly>]: MessageKind<T> };
 
 /** A day as messages print it (UTC, as the service keeps it). */
 const day = (at: number): string => new Date(at).toISOString().slice(0, 10);
@@ -36,6 +47,7 @@ const TOKENS = '/users/settings/personalAccessToken';
 const SSH = '/users/settings/ssh';
 const PROFILE = '/users/settings/profile';
 const PACKAGES = '/users/settings/packagesCredential';
+const SECURITY = '/users/settings/security';
 
 /**
  * Every event type the inbox shows. Texts are rendered when the list is read, in the reader's language, so a
@@ -292,6 +304,21 @@ export const MESSAGE_KINDS: Kinds = {
       }),
     },
   },
+  'account.not-me': {
+    app: 'account',
+    sensitive: true,
+    link: SECURITY,
+    text: {
+      en_US: (e) => ({
+        title: '"This wasn\'t me": your account was secured',
+        body: `You said a recent activity was not yours. ${e.sessions} other session(s) were signed out${e.credentials.map((c) => `, ${c.count} ${c.credential} revoked`).join('')}${e.locked ? ', and the account is locked until an administrator unlocks it' : ''}. Change your password if you have not already.`,
+      }),
+      zh_CN: (e) => ({
+        title: '“不是我本人”：账号已加固',
+        body: `你报告了一项并非本人的操作。已退出其他 ${e.sessions} 个会话${e.credentials.map((c) => `，已吊销 ${c.count} 个 ${c.credential}`).join('')}${e.locked ? '，账号已锁定，需管理员解锁' : ''}。如尚未修改密码，请立即修改。`,
+      }),
+    },
+  },
   'org.notice': {
     app: 'organization',
     sensitive: false,
@@ -307,13 +334,13 @@ export const MESSAGE_KINDS: Kinds = {
 export const KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The event types whose messages are kept for `KEEP_MS`. */
-export const KEPT_TYPES: readonly AccountEventType[] = (Object.keys(MESSAGE_KINDS) as AccountEventType[]).filter(
+export const KEPT_TYPES: readonly AccountEventType[] = (Object.keys(MESSAGE_KINDS) as (keyof Kinds)[]).filter(
   (t) => MESSAGE_KINDS[t].kept,
 );
 
 /** The kind of an event type; undefined for a type this version does not know (a newer instance wrote it). */
 export function messageKind(type: string): MessageKind<AccountEventType> | undefined {
   return Object.hasOwn(MESSAGE_KINDS, type)
-    ? (MESSAGE_KINDS[type as AccountEventType] as MessageKind<AccountEventType>)
+    ? (MESSAGE_KINDS[type as keyof Kinds] as MessageKind<AccountEventType>)
     : undefined;
 }
