@@ -1,14 +1,28 @@
+// What the service (server/html/first-screen.ts) and the build's renderer of first screens (src/app/server.tsx) agree on.
 import path from 'node:path';
+import type { PageConfig } from './page-config';
 
-/** The build's renderer of first screens (src/app/server.tsx) is `<dist>/.server/<edition>/render.cjs`, a CommonJS bundle. */
+/** The renderer is `<dist>/.server/<edition>/render.cjs`, a CommonJS bundle. */
 export const SERVER_RENDERER_NAME = 'render';
 
-/** The folder of an edition's renderer: outside the edition's served folder, so it is never sent to a browser. */
-export function serverRendererDir(distDir: string, edition: string): string {
-  return path.join(distDir, '.server', edition);
+/** The renderer's file: outside the edition's served folder, so it is never sent to a browser. */
+export function serverRendererFile(distDir: string, edition: string): string {
+  return path.join(distDir, '.server', edition, `${SERVER_RENDERER_NAME}.cjs`);
 }
 
-/** The renderer's file. */
-export function serverRendererFile(distDir: string, edition: string): string {
-  return path.join(serverRendererDir(distDir, edition), `${SERVER_RENDERER_NAME}.cjs`);
+/** A rendered first screen: the container's HTML and the antd rules it uses. */
+export interface FirstScreen {
+  html: string;
+  css: string;
 }
+
+/**
+ * The renderer's `renderPage`: the first screen of the requested path and query for the page configuration the
+ * service puts in the same page; undefined when the page only redirects (nothing to paint). `signal` stops a render
+ * that takes too long.
+ */
+export type RenderPage = (input: {
+  url: string;
+  config: PageConfig;
+  signal?: AbortSignal;
+}) => Promise<FirstScreen | undefined>;

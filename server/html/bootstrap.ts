@@ -3,29 +3,14 @@ import type { FastifyRequest } from 'fastify';
 import type { PageDataRequest } from '../plugin';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
-import { FileCache } from './file-cache';
+import { FileCache, readJson } from './file-cache';
 import { resolveLocale } from '../i18n/index';
 import { enterOrganization } from '../http/tenant';
 import { installedApps, toMe } from '../routes/core';
 import type { PageBootstrap } from '../../schemas/page-config';
-import type { SupportedLocale } from '../../schemas/locale';
 
-/** Where the build writes an edition's merged catalogue of one language (scripts/lib/catalogue.ts). */
-export function catalogueFile(editionDir: string, locale: SupportedLocale): string {
-  return path.join(editionDir, `catalogue.${locale}.json`);
-}
-
-/** Reads the built catalogues once per file version (a rebuild is picked up without a restart). */
-export class CatalogueCache {
-  private readonly files = new FileCache((text) => JSON.parse(text) as NonNullable<PageBootstrap['messages']>);
-
-  constructor(private readonly editionDir: string) {}
-
-  /** The catalogue of a language, or undefined when the build wrote none (e.g. a test's stand-in bundle). */
-  get(locale: SupportedLocale): NonNullable<PageBootstrap['messages']> | undefined {
-    return this.files.get(catalogueFile(this.editionDir, locale));
-  }
-}
+/** The built catalogues (scripts/lib/catalogue.ts: `<dist>/<edition>/catalogue.<locale>.json`), read once per version. */
+const catalogues = new FileCache(readJson<NonNullable<PageBootstrap['messages']>>);
 
 /**
  * What the page's first render needs, computed with the same rules as the calls it replaces: the catalogue of the
@@ -34,41 +19,30 @@ export class CatalogueCache {
  * third-party account, say), and with a session the user, the current organisation (admitted by the tenant checks,
  * or the code it refused with) and its installed apps.
  */
-export async function pageBootstrap(
-  ctx: AppContext,
-  req: FastifyRequest,
-  catalogues: CatalogueCache,
-  pathname: string,
-): Promise<PageBootstrap> {
+export async function pageBootstrap(ctx: AppContext, req: FastifyRequest, pathname: string): Promise<PageBootstrap> {
   const locale = resolveLocale(req.cookies, undefined, ctx.edition.locale.default);
   const boot: PageBootstrap = { locale };
-  const messages = catalogues.get(locale);
+  // None when the build wrote none (a test's stand-in bundle).
+  const messages = catalogues.get(path.join(ctx.config.distDir, ctx.config.edition, `catalogue.${locale}.json`));
   if (messages) boot.messages = messages;
   const plugins = pluginPageData(ctx, req, { path: pathname, locale });
   const user = req.session?.user;
-  if (!user) {
-    const data = await plugins;
-    if (Object.keys(data).length) boot.plugins = data;
-    return boot;
+  if (user) {
+    Object.assign(boot, { me: toMe(user), organization: null, apps: [], organizationError: null });
+    if (user.current_org_id) {
+      try {
+        const org = await enterOrganization(req, user.current_org_id);
+        boot.organization = { id: org.id, name: org.name, logo: org.logo };
+        boot.apps = await installedApps(ctx, org.id, locale);
+      } catch (e) {
+        if (!(e instanceof AppError) || e.status !== 403) throw e;
+        boot.apps = null;
+        boot.organizationError = e.code;
+      }
+    }
   }
-  boot.me = toMe(user);
-  boot.organization = null;
-  boot.apps = [];
-  boot.organizationError = null;
-  if (!user.current_org_id) {
-    boot.plugins = await plugins;
-    return boot;
-  }
-  try {
-    const org = await enterOrganization(req, user.current_org_id);
-    boot.organization = { id: org.id, name: org.name, logo: org.logo };
-    boot.apps = await installedApps(ctx, org.id, locale);
-  } catch (e) {
-    if (!(e instanceof AppError) || e.status !== 403) throw e;
-    boot.apps = null;
-    boot.organizationError = e.code;
-  }
-  boot.plugins = await plugins;
+  const data = await plugins;
+  if (user || Object.keys(data).length) boot.plugins = data;
   return boot;
 }
 

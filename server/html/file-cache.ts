@@ -1,24 +1,24 @@
 import fs from 'node:fs';
 
 /**
- * A built file read once per version: the parsed value is kept until the file's mtime changes, so a rebuild is
- * picked up without a restart. A missing or unreadable file reads as undefined.
+ * Built files loaded once per version: a file's value is kept until its mtime changes, so a rebuild is picked up
+ * without a restart. A missing file reads as undefined; what `load` throws goes to the caller.
  */
 export class FileCache<T> {
   private readonly entries = new Map<string, { mtimeMs: number; value: T }>();
 
-  constructor(private readonly parse: (text: string) => T) {}
+  constructor(private readonly load: (file: string) => T) {}
 
   get(file: string): T | undefined {
-    try {
-      const st = fs.statSync(file);
-      const hit = this.entries.get(file);
-      if (hit && hit.mtimeMs === st.mtimeMs) return hit.value;
-      const value = this.parse(fs.readFileSync(file, 'utf8'));
-      this.entries.set(file, { mtimeMs: st.mtimeMs, value });
-      return value;
-    } catch {
-      return undefined;
-    }
+    const mtimeMs = fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+    if (mtimeMs === undefined) return undefined;
+    const hit = this.entries.get(file);
+    if (hit?.mtimeMs === mtimeMs) return hit.value;
+    const value = this.load(file);
+    this.entries.set(file, { mtimeMs, value });
+    return value;
   }
 }
+
+/** A built JSON file's value. */
+export const readJson = <T>(file: string): T => JSON.parse(fs.readFileSync(file, 'utf8')) as T;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FIRST_SCREEN_ATTR } from '../../schemas/first-screen';
 import { serverRendererFile } from '../../schemas/server-renderer';
-import { FirstScreenRenderer } from './first-screen';
+import { renderFirstScreen } from './first-screen';
 import { renderIndexHtml } from './render';
 
 const config = { appId: 'a', orgId: '', env: 'vpc', host: '', organizationId: '' };
@@ -57,11 +57,14 @@ describe('renderIndexHtml', () => {
   });
 });
 
-describe('FirstScreenRenderer', () => {
+describe('renderFirstScreen', () => {
   const temps: string[] = [];
   afterEach(() => {
     while (temps.length) fs.rmSync(temps.pop()!, { recursive: true, force: true });
   });
+
+  const render = (dist: string, edition: string, url: string, log: (err: unknown) => void, timeoutMs?: number) =>
+    renderFirstScreen(serverRendererFile(dist, edition), { url, config }, log, timeoutMs);
 
   /** A dist folder whose `vpc` renderer is `source` (CommonJS), or none. */
   function distWith(source?: string): { dist: string; file: string } {
@@ -82,7 +85,7 @@ describe('FirstScreenRenderer', () => {
       "exports.renderPage = async ({ url, config }) => ({ html: `<p>${url} ${config.env}</p>`, css: '' });",
     );
     const log = vi.fn();
-    const html = await new FirstScreenRenderer(dist, 'vpc').render('/users/login?next=%2F', config, log);
+    const html = await render(dist, 'vpc', '/users/login?next=%2F', log);
     expect(html).toEqual({ html: '<p>/users/login?next=%2F vpc</p>', css: '' });
     expect(log).not.toHaveBeenCalled();
   });
@@ -90,32 +93,32 @@ describe('FirstScreenRenderer', () => {
   it('returns nothing, and logs nothing, for a page the renderer says only redirects', async () => {
     const log = vi.fn();
     const redirecting = distWith('exports.renderPage = async () => undefined;').dist;
-    expect(await new FirstScreenRenderer(redirecting, 'vpc').render('/users/settings/x', config, log)).toBeUndefined();
+    expect(await render(redirecting, 'vpc', '/users/settings/x', log)).toBeUndefined();
     expect(log).not.toHaveBeenCalled();
   });
 
   it('returns nothing when the build has no renderer, or one without renderPage', async () => {
     const log = vi.fn();
-    expect(await new FirstScreenRenderer(distWith().dist, 'vpc').render('/users/login', config, log)).toBeUndefined();
+    expect(await render(distWith().dist, 'vpc', '/users/login', log)).toBeUndefined();
     const other = distWith('exports.somethingElse = 1;').dist;
-    expect(await new FirstScreenRenderer(other, 'vpc').render('/users/login', config, log)).toBeUndefined();
-    expect(await new FirstScreenRenderer(other, 'global').render('/users/login', config, log)).toBeUndefined();
+    expect(await render(other, 'vpc', '/users/login', log)).toBeUndefined();
+    expect(await render(other, 'global', '/users/login', log)).toBeUndefined();
     expect(log).not.toHaveBeenCalled();
   });
 
   it('returns nothing and logs the error when the render fails or the renderer cannot load', async () => {
     const failing = distWith("exports.renderPage = async () => { throw new Error('no catalogue'); };").dist;
     const log = vi.fn();
-    expect(await new FirstScreenRenderer(failing, 'vpc').render('/users/login', config, log)).toBeUndefined();
+    expect(await render(failing, 'vpc', '/users/login', log)).toBeUndefined();
     expect(log).toHaveBeenCalledTimes(1);
     expect((log.mock.calls[0][0] as Error).message).toBe('no catalogue');
 
     // A renderer of an older build (a bare string) gives no first screen, logged: never a broken page.
     const stale = distWith("exports.renderPage = async () => '<p>old</p>';").dist;
-    expect(await new FirstScreenRenderer(stale, 'vpc').render('/users/login', config, log)).toBeUndefined();
+    expect(await render(stale, 'vpc', '/users/login', log)).toBeUndefined();
     const broken = distWith('exports.renderPage = async () => {').dist;
     const log2 = vi.fn();
-    expect(await new FirstScreenRenderer(broken, 'vpc').render('/users/login', config, log2)).toBeUndefined();
+    expect(await render(broken, 'vpc', '/users/login', log2)).toBeUndefined();
     expect(log2).toHaveBeenCalledWith(expect.any(Error));
   });
 
@@ -126,7 +129,7 @@ describe('FirstScreenRenderer', () => {
     });`);
     const log = vi.fn();
     const started = performance.now();
-    expect(await new FirstScreenRenderer(dist, 'vpc').render('/users/login', config, log, 100)).toBeUndefined();
+    expect(await render(dist, 'vpc', '/users/login', log, 100)).toBeUndefined();
     const took = performance.now() - started;
     expect(took).toBeGreaterThanOrEqual(90);
     expect(took).toBeLessThan(2000);
@@ -135,19 +138,18 @@ describe('FirstScreenRenderer', () => {
 
   it('picks up a rebuilt renderer (a new modification time) without a restart, and keeps it while unchanged', async () => {
     const { dist, file } = distWith("exports.renderPage = async () => ({ html: '<p>one</p>', css: '' });");
-    const renderer = new FirstScreenRenderer(dist, 'vpc');
     const log = vi.fn();
-    expect(await renderer.render('/users/login', config, log)).toEqual({ html: '<p>one</p>', css: '' });
-    expect(await renderer.render('/users/login', config, log)).toEqual({ html: '<p>one</p>', css: '' });
+    expect(await render(dist, 'vpc', '/users/login', log)).toEqual({ html: '<p>one</p>', css: '' });
+    expect(await render(dist, 'vpc', '/users/login', log)).toEqual({ html: '<p>one</p>', css: '' });
 
     fs.writeFileSync(file, "exports.renderPage = async () => ({ html: '<p>two</p>', css: '' });");
     const later = new Date(Date.now() + 10_000);
     fs.utimesSync(file, later, later);
-    expect(await renderer.render('/users/login', config, log)).toEqual({ html: '<p>two</p>', css: '' });
+    expect(await render(dist, 'vpc', '/users/login', log)).toEqual({ html: '<p>two</p>', css: '' });
 
     // Removed (a rebuild in progress): nothing is rendered until it is back.
     fs.rmSync(file);
-    expect(await renderer.render('/users/login', config, log)).toBeUndefined();
+    expect(await render(dist, 'vpc', '/users/login', log)).toBeUndefined();
     expect(log).not.toHaveBeenCalled();
   });
 });

@@ -6,13 +6,14 @@ import type { AppContext } from '../context';
 import { pageCsp, API_PREFIXES, loadSession } from '../http/pipeline';
 import { sendError } from '../errors';
 import { newNonce, renderIndexHtml, type PageConfig } from './render';
-import { CatalogueCache, pageBootstrap } from './bootstrap';
-import { FileCache } from './file-cache';
+import { pageBootstrap } from './bootstrap';
+import { FileCache, readJson } from './file-cache';
 import { servedPage, settingsHome } from './page-chunks';
-import { FirstScreenRenderer } from './first-screen';
+import { renderFirstScreen } from './first-screen';
 import { isBrowserNavigation } from './navigation';
 import type { PageChunks } from '../../schemas/page-chunks';
 import { pagePath } from '../../schemas/page-paths';
+import { serverRendererFile } from '../../schemas/server-renderer';
 
 /** Client-side routes answered with index.html (history fallback) when the build has a page there. */
 export const APP_ROUTE_PREFIXES = ['/users', '/login', '/sso'];
@@ -31,12 +32,11 @@ const PRE_COMPRESSED = /\.(js|mjs|css|svg|json)(\.(br|gz))?$/i;
 export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const root = path.join(ctx.config.distDir, ctx.config.edition);
   const indexFile = path.join(root, 'index.html');
-  const catalogues = new CatalogueCache(root);
   // index.html and page-chunks.json as built; a rebuild is picked up without a restart.
-  const templates = new FileCache((html) => html);
-  const pageChunkLists = new FileCache((text) => JSON.parse(text) as PageChunks);
+  const templates = new FileCache((file) => fs.readFileSync(file, 'utf8'));
+  const pageChunkLists = new FileCache(readJson<PageChunks>);
   const pageChunksFile = path.join(root, 'page-chunks.json');
-  const firstScreens = new FirstScreenRenderer(ctx.config.distDir, ctx.config.edition);
+  const rendererFile = serverRendererFile(ctx.config.distDir, ctx.config.edition);
 
   // The edition's own folder (catalogues, brand files) and the scripts and styles every edition shares (`static/`).
   const folders = [
@@ -77,7 +77,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
     const orgId = req.session?.user.current_org_id ?? '';
     // Without trailing slashes, as every page rule (and each slice's page data) compares it.
     const pathname = pagePath(req.url.split('?')[0]);
-    const bootstrap = await pageBootstrap(ctx, req, catalogues, pathname);
+    const bootstrap = await pageBootstrap(ctx, req, pathname);
     const chunkLists = pageChunkLists.get(pageChunksFile);
     const page = chunkLists
       ? servedPage(chunkLists, pathname, bootstrap.locale, !!req.session)
@@ -97,7 +97,9 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
     // A page its plugin declares `firstScreen` comes painted: the app hydrates what the renderer made of this config.
     const screen =
       page.firstScreen && status === 200
-        ? await firstScreens.render(req.url, config, (err) => req.log.warn({ err }, 'first screen not rendered'))
+        ? await renderFirstScreen(rendererFile, { url: req.url, config }, (err) =>
+            req.log.warn({ err }, 'first screen not rendered'),
+          )
         : undefined;
     return reply
       .code(status)
