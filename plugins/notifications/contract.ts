@@ -21,6 +21,11 @@ export const InboxMessageSchema = Type.Object(
     title: Type.String(),
     body: Type.String(),
     link: Type.Union([Type.String(), Type.Null()], { description: 'Where to act: a path of this product, or null' }),
+    report_link: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'On a security message of the account, where its owner says "this wasn\'t me" (the security page), when ' +
+        'the edition has that page; else null',
+    }),
     read: Type.Boolean(),
     sensitive: Type.Boolean({
       description: 'A security event (sensitive behaviour): it cannot be deleted while unread',

@@ -14,6 +14,7 @@ export function testMessage(id: string, extra: Partial<InboxMessage> = {}): Inbo
     title: `Message ${id}`,
     body: `Body of message ${id}`,
     link: null,
+    report_link: null,
     read: false,
     sensitive: false,
     created_at: '2026-11-22T10:00:00.000Z',

@@ -448,6 +448,19 @@ describe('password recovery', () => {
     }
   });
 
+  it('an account its owner held ("this wasn\'t me") is not handed back by recovery: 423 AccountHeld, ticket kept', async () => {
+    await user('held');
+    const { c, ticket } = await upToTicket('held');
+    const id = s.users.held.id;
+    await s.ctx.db.updateTable('users').set({ held_at: s.clock.now().getTime() }).where('id', '=', id).execute();
+    const refused = await reset(c, 'held', ticket);
+    expect([refused.status, refused.json.code]).toEqual([423, 'AccountHeld']);
+    expect((await signIn('held', NEW)).status).toBe(401);
+    // Lifted by an administrator, the same ticket (not spent by the refusal) goes through.
+    await s.ctx.db.updateTable('users').set({ held_at: null }).where('id', '=', id).execute();
+    expect((await reset(c, 'held', ticket)).status).toBe(200);
+  });
+
   it('nothing is half-written: a reset refused by the password rule keeps the ticket usable', async () => {
     await user('rosa');
     const { c, ticket } = await upToTicket('rosa');

@@ -2,7 +2,7 @@ import { defineServerPlugin } from '../../../server/plugin';
 import { accessTokenRoutes } from './routes';
 import { messages } from './messages';
 import { tokenAuthenticator } from './tokens';
-import { searchTokens, tokenExpiryNotices } from './service';
+import { revokeAllTokens, searchTokens, tokenExpiryNotices } from './service';
 import { settingsSectionKey } from '../../../schemas/page-paths';
 import { TOKEN_PAGE_SIZE_DEFAULT } from '../limits';
 
@@ -17,6 +17,7 @@ export default defineServerPlugin({
   // The open-API authentication of the core verifies tokens through this (ctx.tokenAuth).
   provides: { tokenAuth: (ctx) => tokenAuthenticator(ctx) },
   scheduled: tokenExpiryNotices,
+  revokeCredentials: revokeAllTokens,
   // The token page's first render has the list's first page as the page asks it before the person picks a size (else
   // it asks at once). The legacy screen fetches every token through its own call: it gets none. Tokens are personal.
   pageData: async (ctx, req, path) =>

@@ -1,5 +1,6 @@
 import { emitDueExpiries } from '../../../server/services/scheduler';
 import type { AppContext } from '../../../server/context';
+import type { RevokedCredentials } from '../../../server/plugin';
 import type { PersonalAccessTokensTable } from './tables';
 import { AppError } from '../../../server/errors';
 import { cleanText } from '../../../server/clean-text';
@@ -213,6 +214,12 @@ export async function updateToken(
 /** Deletes one of the user's own tokens (expired ones too); another user's answers 404. */
 export async function removeToken(ctx: AppContext, userId: string, tokenId: string): Promise<void> {
   if (!(await deleteToken(ctx.db, userId, tokenId))) throw new AppError(404, 'AccessTokenNotFound');
+}
+
+/** "This wasn't me": deletes every token of the account, so none an intruder made or copied works any more. */
+export async function revokeAllTokens(ctx: AppContext, userId: string): Promise<RevokedCredentials> {
+  const r = await ctx.db.deleteFrom('personal_access_tokens').where('user_id', '=', userId).executeTakeFirst();
+  return { credential: 'token', count: Number(r.numDeletedRows) };
 }
 
 /** Days before a token expires when its owner is told (and once more when it has expired). */

@@ -68,6 +68,7 @@ export function MessageItem({ message: m, now, locale, selected, busy, onToggle,
   };
   const locked = m.sensitive && !m.read;
   const link = m.link && isSameOriginPath(m.link) ? m.link : null;
+  const report = m.report_link && APP_PATH.test(m.report_link) ? m.report_link : null;
   const linkStyle: CSSProperties = { padding: '0 7px', lineHeight: '24px', textDecoration: 'underline' };
   const follow = () => {
     if (!m.read) onOpen();
@@ -192,6 +193,16 @@ export function MessageItem({ message: m, now, locale, selected, busy, onToggle,
                 <FormattedMessage id="notifications.message.view" />
               </a>
             ))}
+          {report && (
+            <Link
+              to={report}
+              onClick={follow}
+              style={{ ...linkStyle, color: 'var(--ant-color-error)' }}
+              data-testid="inbox-message-not-me"
+            >
+              <FormattedMessage id="notifications.message.notMe" />
+            </Link>
+          )}
           {!m.read && (
             <Button type="link" size="small" onClick={markRead} data-testid="inbox-message-read">
               <FormattedMessage id="notifications.message.markRead" />

@@ -37,11 +37,12 @@ async function recipients(db: Kysely<DB>, to: AccountEvent['to']): Promise<strin
 /**
  * The inbox's event receiver: one message per recipient, rendered later in the reader's language. A keyed event
  * (found by a scheduler, maybe on several instances at once) is inserted only if absent: the unique index on
- * (user, key) makes it exactly one message, whichever instance comes first.
+ * (user, key) makes it exactly one message, whichever instance comes first. True when it wrote for someone: the
+ * answer of the call that caused it tells the caller (`x-account-events`).
  */
-export async function receiveEvent(deps: EventDeps, event: AccountEvent): Promise<void> {
+export async function receiveEvent(deps: EventDeps, event: AccountEvent): Promise<boolean> {
   const kind = messageKind(event.type);
-  if (!kind) return;
+  if (!kind) return false;
   const { to, key, ...body } = event;
   const users = await recipients(deps.db, to);
   const now = deps.clock.now().getTime();
@@ -64,10 +65,17 @@ export async function receiveEvent(deps: EventDeps, event: AccountEvent): Promis
       .onConflict((oc) => oc.columns(['user_id', 'event_key']).doNothing())
       .execute();
   }
+  return users.length > 0;
 }
 
-/** A stored message as the caller reads it, in the caller's language. */
-function toView(row: InboxMessagesTable, locale: ServerLocale): InboxMessage {
+/** Where the owner of an account says a security event was not theirs (the security slice's page). */
+const NOT_ME_PATH = '/users/settings/security?not-me=1';
+
+/**
+ * A stored message as the caller reads it, in the caller's language; `reportable` when the edition has the security
+ * page, where a security message of the account can be answered with "this wasn't me".
+ */
+function toView(row: InboxMessagesTable, locale: ServerLocale, reportable: boolean): InboxMessage {
   const kind = messageKind(row.type);
   let text = { title: row.type, body: '' };
   if (kind) {
@@ -84,6 +92,8 @@ function toView(row: InboxMessagesTable, locale: ServerLocale): InboxMessage {
     title: text.title,
     body: text.body,
     link: kind?.link ?? null,
+    report_link:
+      reportable && row.sensitive === 1 && row.app === 'account' && row.type !== 'account.not-me' ? NOT_ME_PATH : null,
     read: row.read_at !== null,
     sensitive: row.sensitive === 1,
     created_at: new Date(Number(row.created_at)).toISOString(),
@@ -126,7 +136,7 @@ export async function listMessages(
     .execute();
   const page = rows.slice(0, size);
   return {
-    messages: page.map((r) => toView(r, locale)),
+    messages: page.map((r) => toView(r, locale, ctx.edition.plugins.includes('security'))),
     pages: { next_token: rows.length > size ? encodeToken(page[page.length - 1]) : null },
   };
 }

@@ -2,7 +2,7 @@ import { defineServerPlugin } from '../../../server/plugin';
 import { packagesCredentialRoutes } from './routes';
 import { messages } from './messages';
 import * as m031 from './migrations/031-packages-credential';
-import { assertPackagesInstalled, getUserInfo } from './service';
+import { assertPackagesInstalled, getUserInfo, revokePackagesPassword } from './service';
 import { AppError } from '../../../server/errors';
 import { settingsSectionKey } from '../../../schemas/page-paths';
 
@@ -15,6 +15,7 @@ export default defineServerPlugin({
   routes: packagesCredentialRoutes,
   migrations: { '031-packages-credential': m031 },
   messages,
+  revokeCredentials: revokePackagesPassword,
   // The credential page's first render has the account (else it asks at once), for the organisation in use as the
   // call has it. Where packages is not installed there is none: the page asks and shows the refusal, as before.
   pageData: async (ctx, req, path) => {

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../../server/context';
+import type { RevokedCredentials } from '../../../server/plugin';
 import type { PackagesCredentialsTable } from './tables';
 import { AppError } from '../../../server/errors';
 import { randomSecret } from '../../../server/auth/random';
@@ -78,6 +79,31 @@ export async function resetPassword(ctx: AppContext, userId: string, username: s
   await ctx.db.updateTable('packages_credentials').set(next).where('user_id', '=', userId).execute();
   await ctx.events.emit({ type: 'packages.password-reset', to: { userId } });
   return { ...view({ ...row, ...next }), password };
+}
+
+/**
+ * "This wasn't me": replaces the password in force with a random one nobody is told, at once (no grace period for the
+ * previous one, which an intruder may know); the owner resets it again on the page to get one to use.
+ */
+export async function revokePackagesPassword(ctx: AppContext, userId: string): Promise<RevokedCredentials> {
+  const row = await ctx.db
+    .selectFrom('packages_credentials')
+    .select(['password_hash', 'previous_password_hash'])
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row || (!row.password_hash && !row.previous_password_hash)) return { credential: 'packages-password', count: 0 };
+  const hash = await ctx.hasher.hash(randomSecret(18));
+  await ctx.db
+    .updateTable('packages_credentials')
+    .set({
+      password_hash: hash,
+      previous_password_hash: null,
+      effective_at: null,
+      updated_at: ctx.clock.now().getTime(),
+    })
+    .where('user_id', '=', userId)
+    .execute();
+  return { credential: 'packages-password', count: 1 };
 }
 
 /**

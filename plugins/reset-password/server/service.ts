@@ -241,6 +241,9 @@ export async function resetPassword(
       .returning('user_id')
       .executeTakeFirst();
     if (!flow) throw new AppError(400, 'RecoveryPageInvalid');
+    // Its owner held it ("this wasn't me"): a mailbox an intruder may read must not hand the account back.
+    const held = await trx.selectFrom('users').select('held_at').where('id', '=', flow.user_id).executeTakeFirst();
+    if (held?.held_at != null) throw new AppError(423, 'AccountHeld');
     await trx
       .updateTable('users')
       .set({ password_hash: hash, must_change_password: 0, updated_at: now })
