@@ -42,6 +42,7 @@ const INBOX: InboxMessage[] = [
     body: 'The personal access token "ci" was created.',
     sensitive: true,
     link: '/users/settings/personalAccessToken',
+    report_link: '/users/settings/security?not-me=1',
   }),
   testMessage('pkg', {
     app: 'packages',
@@ -70,6 +71,11 @@ describe('message center page', () => {
     expect(within(tok).getByRole('link', { name: 'View' }).getAttribute('href')).toBe(
       '/users/settings/personalAccessToken',
     );
+    // A security message offers "this wasn't me", which leads to the security page's dialog; others do not.
+    expect(within(tok).getByRole('link', { name: "This wasn't me" }).getAttribute('href')).toBe(
+      '/users/settings/security?not-me=1',
+    );
+    expect(within(row('pkg')).queryByTestId('inbox-message-not-me')).toBeNull();
     expect(within(row('pkg')).getByTestId('inbox-message-meta').textContent).toMatch(/^Artifact repository · /);
     expect(within(row('pkg')).queryByTestId('inbox-sensitive')).toBeNull();
     const old = row('old');
