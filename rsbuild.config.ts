@@ -11,7 +11,7 @@ import {
 } from './scripts/lib/edition-build';
 import { localeTag } from './schemas/locale';
 import type { EditionManifest } from './schemas/edition';
-import { writeAntdSheets } from './scripts/lib/antd-sheet';
+import { darkTextColor, writeAntdSheets } from './scripts/lib/antd-sheet';
 import { PageChunksPlugin, type PluginPages } from './scripts/lib/page-chunks';
 import { SERVER_RENDERER_NAME } from './schemas/server-renderer';
 import { DARK_SHEET_ID } from './schemas/first-screen';
@@ -36,7 +36,8 @@ for (const m of editions) {
   bundled[m.id] = included;
   // antd's whole stylesheet in the edition's theme and its dark shade (scripts/lib/antd-sheet.ts), once per theme.
   const generated = path.join(root, '.generated', 'antd');
-  sheets[m.id] = writeAntdSheets(generated, editionTheme(m.brand.color), editionTheme(m.brand.color, 'dark'));
+  const brand = m.brand.color;
+  sheets[m.id] = writeAntdSheets(generated, editionTheme(brand), editionTheme(brand, 'dark', darkTextColor(brand)));
   const entries = writeEditionEntries(
     m,
     paths,

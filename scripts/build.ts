@@ -43,6 +43,8 @@ async function main() {
     process.exit(1);
   }
   process.env.EDITIONS = ids.join(',');
+  // As rsbuild's build would set it, already while the config runs (antd's extractor: scripts/lib/antd-sheet.ts).
+  process.env.NODE_ENV ??= 'production';
   const started = performance.now();
   const paths = editionBuildPaths(root);
   // A fresh dist/: the editions' folders, the shared static/, the renderers' .server/ (rsbuild cleans none, as one

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { darkOverLight, UNUSED_ANTD_COMPONENTS } from './antd-sheet';
+import { FastColor } from '@ant-design/fast-color';
+import { theme } from 'antd';
+import { darkOverLight, darkTextColor, UNUSED_ANTD_COMPONENTS } from './antd-sheet';
 
 const root = path.join(import.meta.dirname, '../..');
 
@@ -43,5 +45,18 @@ describe('the dark shade over the light sheet', () => {
     expect(css).not.toContain('--ant-button-pad');
     expect(css).not.toContain('.ant-btn{color');
     expect(css.startsWith(':root{color-scheme:dark;')).toBe(true);
+  });
+});
+
+describe("the dark sheet's link colour", () => {
+  it("is a tint of the brand that antd's dark algorithm makes a link colour at AA on the dark backgrounds", () => {
+    for (const brand of ['#006AD4', '#C75000', '#1A73E8', '#0B8235']) {
+      const text = darkTextColor(brand);
+      expect(text).not.toBe(brand);
+      const dark = { algorithm: theme.darkAlgorithm, token: { colorPrimary: brand, colorLink: text } };
+      const link = new FastColor(theme.getDesignToken(dark).colorLink).getLuminance();
+      for (const bg of ['#000000', '#141414'])
+        expect((link + 0.05) / (new FastColor(bg).getLuminance() + 0.05)).toBeGreaterThanOrEqual(4.5);
+    }
   });
 });

@@ -6,7 +6,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { ThemeConfig } from 'antd';
+import { generate } from '@ant-design/colors';
+import { FastColor } from '@ant-design/fast-color';
+import { theme as antdTheme, type ThemeConfig } from 'antd';
 import { compressFile } from './compress-assets';
 
 const require = createRequire(import.meta.url);
@@ -30,24 +32,33 @@ export function extractAntdCss(theme: ThemeConfig): string {
   const { ConfigProvider } = require('antd') as typeof import('antd');
   const { extractStyle } =
     require('@ant-design/static-style-extract') as typeof import('@ant-design/static-style-extract');
-  // antd warns about the deprecated components the extractor renders (Input.Group, List); not ours to act on.
-  const { error, warn } = console;
-  const quiet =
-    (log: typeof console.error) =>
-    (...args: unknown[]) => {
-      if (!String(args[0]).startsWith('Warning: [antd')) log(...args);
-    };
-  console.error = quiet(error);
-  console.warn = quiet(warn);
-  try {
-    return extractStyle({
-      excludes: [...UNUSED_ANTD_COMPONENTS],
-      customTheme: (node) => createElement(ConfigProvider, { theme: { ...theme, zeroRuntime: false } }, node),
-    });
-  } finally {
-    console.error = error;
-    console.warn = warn;
-  }
+  // In a production build (scripts/build.ts) antd does not warn about the deprecated components the extractor renders.
+  return extractStyle({
+    excludes: [...UNUSED_ANTD_COMPONENTS],
+    customTheme: (node) => createElement(ConfigProvider, { theme: { ...theme, zeroRuntime: false } }, node),
+  });
+}
+
+/** WCAG's contrast ratio of two colours. */
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [new FastColor(a).getLuminance(), new FastColor(b).getLuminance()].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/**
+ * The brand colour as text on the dark shade (links, the selected tab; src/app/theme.ts `editionTheme`'s `darkText`):
+ * the first tint of antd's dark palette of it that reads at AA on antd's dark page and container colours (#000000,
+ * #141414), as antd's dark algorithm turns it into the link colour (a brand colour is often too dark for that itself).
+ * Computed here, once per build: only the dark sheet carries it.
+ */
+export function darkTextColor(brandColor: string): string {
+  const palette = generate(brandColor, { theme: 'dark', backgroundColor: '#141414' });
+  const asLink = (c: string) =>
+    antdTheme.getDesignToken({ algorithm: antdTheme.darkAlgorithm, token: { colorPrimary: brandColor, colorLink: c } })
+      .colorLink;
+  return (
+    palette.slice(5).find((c) => ['#000000', '#141414'].every((bg) => contrast(asLink(c), bg) >= 4.5)) ?? palette[9]
+  );
 }
 
 /** The CSS variable blocks of a sheet (`selector{--a:1;--b:2}`): selector → declarations, in order. */

@@ -2,7 +2,7 @@ import { ConfigProvider } from 'antd';
 import type { ConfigProviderProps } from 'antd';
 import type { ReactNode } from 'react';
 import { edition } from '../core/edition';
-import { runtimeTheme, type Shade } from './theme';
+import { editionTheme, type Shade } from './theme';
 
 /** antd's own texts of one language (what ConfigProvider's `locale` takes). */
 type AntdLocale = NonNullable<ConfigProviderProps['locale']>;
@@ -11,7 +11,7 @@ type AntdLocale = NonNullable<ConfigProviderProps['locale']>;
 // brings are needed to render a page, not to start the app, so the first scripts do not carry them.
 
 /** antd's theme in this bundle's brand colour, in each shade; its component styles come from the edition's sheets. */
-const APP_THEMES = { light: runtimeTheme(edition.brand.color), dark: runtimeTheme(edition.brand.color, 'dark') };
+const APP_THEMES = { light: editionTheme(edition.brand.color), dark: editionTheme(edition.brand.color, 'dark') };
 
 /**
  * Gives what antd renders outside the React tree (`message.success()`, the ≥500 notification) the app's theme, which

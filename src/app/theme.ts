@@ -1,5 +1,3 @@
-import { generate } from '@ant-design/colors';
-import { FastColor } from '@ant-design/fast-color';
 import { theme as antdTheme, type ThemeConfig } from 'antd';
 
 /**
@@ -35,52 +33,26 @@ const CONTRAST: Record<Shade, ThemeConfig> = {
   },
 };
 
-/** WCAG's contrast ratio of two colours. */
-function contrast(a: string, b: string): number {
-  const [hi, lo] = [new FastColor(a).getLuminance(), new FastColor(b).getLuminance()].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-}
-
-/** antd's dark page and container colours: text must read on both. */
-const DARK_BACKGROUNDS = ['#000000', '#141414'];
-
-/**
- * The brand colour as text on the dark shade (links, the selected tab): the first tint of antd's dark palette of it
- * that reads at AA on antd's dark backgrounds, as antd's dark algorithm turns it into the link colour (a brand colour
- * is often too dark for that itself).
- */
-export function darkTextColor(brandColor: string): string {
-  const palette = generate(brandColor, { theme: 'dark', backgroundColor: '#141414' });
-  const asLink = (c: string) =>
-    antdTheme.getDesignToken({ algorithm: antdTheme.darkAlgorithm, token: { colorPrimary: brandColor, colorLink: c } })
-      .colorLink;
-  return palette.slice(5).find((c) => DARK_BACKGROUNDS.every((bg) => contrast(asLink(c), bg) >= 4.5)) ?? palette[9];
-}
-
 /**
  * antd's theme for an edition in one shade: its brand colour and the contrast fixes. The app renders with it
- * (App.tsx) and the build writes the edition's stylesheets from it (scripts/lib/antd-sheet.ts), so they cannot drift.
+ * (antd.tsx) and the build writes the edition's stylesheets from it (rsbuild.config.ts), so they cannot drift. The
+ * build also gives the dark sheet `darkText`, the brand's tint for links and the selected tab (scripts/lib/antd-sheet.ts
+ * `darkTextColor`); the app reads neither colour in code, so its theme goes without. antd's run-time style generation
+ * is off in the browser, where the sheets hold every rule; on the service antd generates the rules of what a page
+ * renders (src/app/server.tsx puts them in the page).
  */
-export function editionTheme(brandColor: string, shade: Shade = 'light'): ThemeConfig {
-  const text = shade === 'dark' ? darkTextColor(brandColor) : brandColor;
+export function editionTheme(brandColor: string, shade: Shade = 'light', darkText?: string): ThemeConfig {
+  const text = darkText ?? brandColor;
   return {
     ...(shade === 'dark' ? { algorithm: antdTheme.darkAlgorithm } : {}),
     token: { colorPrimary: brandColor, colorLink: text, colorInfo: brandColor, ...CONTRAST[shade].token },
     components: {
       ...CONTRAST[shade].components,
-      ...(shade === 'dark' ? { Tabs: { itemSelectedColor: text, itemHoverColor: text, itemActiveColor: text } } : {}),
+      ...(darkText ? { Tabs: { itemSelectedColor: text, itemHoverColor: text, itemActiveColor: text } } : {}),
     },
     // One theme and one antd per page: class names need no hash to keep themes apart (shorter selectors).
     hashed: false,
     cssVar: { key: THEME_CSS_VAR_KEY },
+    zeroRuntime: typeof window !== 'undefined',
   };
-}
-
-/**
- * The theme as the app runs it: the same, with antd's run-time style generation off, because the edition's
- * stylesheets (built from `editionTheme`, scripts/lib/antd-sheet.ts) already hold every rule.
- */
-export function runtimeTheme(brandColor: string, shade: Shade = 'light'): ThemeConfig {
-  // On the service antd generates the rules of what a page renders (src/app/server.tsx puts them in the page).
-  return { ...editionTheme(brandColor, shade), zeroRuntime: typeof window !== 'undefined' };
 }
