@@ -10,7 +10,6 @@ import {
   writeEditionEntries,
 } from './scripts/lib/edition-build';
 import { localeTag } from './schemas/locale';
-import type { EditionManifest } from './schemas/edition';
 import { darkTextColor, writeAntdSheets } from './scripts/lib/antd-sheet';
 import { PageChunksPlugin, type PluginPages } from './scripts/lib/page-chunks';
 import { SERVER_RENDERER_NAME } from './schemas/server-renderer';
@@ -19,8 +18,8 @@ import { editionTheme } from './src/app/theme';
 
 // One rsbuild run, one compile for every edition found in editions/ (narrowed by EDITIONS=a,b): two environments,
 // the browser's (`web`) and the service's renderer of first screens (`server`), each with one entry per edition. An
-// edition differs only by its generated entry (scripts/lib/edition-build.ts: its manifest, plugin list and antd sheet)
-// and its HTML; the code the editions share is built once.
+// edition differs only by its generated entry (scripts/lib/edition-build.ts: its manifest and plugin list), its antd
+// sheets and its HTML; the code the editions share is built once.
 const root = import.meta.dirname;
 const paths = editionBuildPaths(root);
 const only = process.env.EDITIONS?.split(',').filter(Boolean);
@@ -35,9 +34,9 @@ for (const m of editions) {
   if (leftOut.length) console.log(`${m.id}: left out ${leftOut.join(', ')} (no section of theirs is in the menu)`);
   bundled[m.id] = included;
   // antd's whole stylesheet in the edition's theme and its dark shade (scripts/lib/antd-sheet.ts), once per theme.
-  const generated = path.join(root, '.generated', 'antd');
   const brand = m.brand.color;
-  sheets[m.id] = writeAntdSheets(generated, editionTheme(brand), editionTheme(brand, 'dark', darkTextColor(brand)));
+  const dark = editionTheme(brand, 'dark', darkTextColor(brand));
+  sheets[m.id] = writeAntdSheets(path.join(root, '.generated', 'antd'), editionTheme(brand), dark);
   const entries = writeEditionEntries(
     m,
     paths,
@@ -47,9 +46,6 @@ for (const m of editions) {
   // `<id>/render`: the renderer lands at dist/.server/<id>/render.cjs (schemas/server-renderer.ts).
   serverEntries[`${m.id}/${SERVER_RENDERER_NAME}`] = entries.server;
 }
-const byId = new Map(editions.map((m) => [m.id, m]));
-const manifestOf = (entryName: string) => byId.get(entryName) ?? editions[0];
-const icon = (m: EditionManifest) => m.brand.favicon ?? m.brand.logo;
 
 const environments: Record<string, EnvironmentConfig> = {
   web: {
@@ -75,40 +71,18 @@ const environments: Record<string, EnvironmentConfig> = {
       template: './src/app/index.html',
       // dist/<id>/index.html: the edition's page template, beside its catalogues and brand files.
       outputStructure: 'nested',
-      tags: [
-        (tags, { entryName }) => [
-          // antd's whole sheet at the end of the body: it blocks no paint of a page the service rendered (which
-          // carries its own antd rules inline), and the app's scripts still wait for it.
-          {
-            tag: 'link',
-            attrs: { rel: 'stylesheet', href: `/${path.basename(sheets[entryName].light)}` },
-            head: false,
-          },
-          // The dark shade over it, in the head: the service sets its media by the account's choice (never, always, or
-          // when the system is dark; a sheet whose media does not match blocks no paint), the app when it changes.
-          {
-            tag: 'link',
-            attrs: {
-              rel: 'stylesheet',
-              id: DARK_SHEET_ID,
-              media: 'not all',
-              href: `/${path.basename(sheets[entryName].dark)}`,
-            },
-            head: true,
-          },
-          // The brand's icon, from the edition's own files.
-          { tag: 'link', attrs: { rel: 'icon', href: assetUrl(icon(manifestOf(entryName))) }, head: true },
-          ...tags,
-        ],
-      ],
       templateParameters: (params, { entryName }) => {
-        const m = manifestOf(entryName);
+        const m = editions.find((e) => e.id === entryName)!;
         const locale = m.locale.default;
         return {
           ...params,
           htmlLang: localeTag(locale, 'html'),
           title: m.names.system[locale],
           brandColor: m.brand.color,
+          icon: assetUrl(m.brand.favicon ?? m.brand.logo),
+          antdSheet: `/${path.basename(sheets[m.id].light)}`,
+          antdDarkSheet: `/${path.basename(sheets[m.id].dark)}`,
+          darkSheetId: DARK_SHEET_ID,
         };
       },
     },

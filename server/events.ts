@@ -74,23 +74,47 @@ export interface EventDeps {
   clock: Clock;
 }
 
-/** Takes an event in (e.g. stores a message); may throw — the bus logs and goes on. */
-export type EventReceiver = (deps: EventDeps, event: AccountEvent) => Promise<void>;
+/**
+ * The client of the request an event was emitted while handling (`noteEventsDuring`): where the account's history
+ * says it happened. Null for events of the scheduler and the admin CLI, which act for no client.
+ */
+export interface EventOrigin {
+  /** The client address (socket, or X-Forwarded-For from a trusted proxy). */
+  address: string;
+  /** The User-Agent header as sent; null when there was none. */
+  userAgent: string | null;
+}
+
+/**
+ * Takes an event in (e.g. stores a message); may throw — the bus logs and goes on. Resolves true only when it kept
+ * something its audience is shown as news (an inbox message): the caller's answer then says so (`x-account-events`),
+ * and a receiver that only records (the account's history) does not make the web refresh its bell.
+ */
+export type EventReceiver = (deps: EventDeps, event: AccountEvent, origin: EventOrigin | null) => Promise<boolean>;
 
 /** Where the bus reports a receiver that failed (the service's logger, or the CLI's stderr). */
 export interface EventLog {
   warn(obj: object, msg: string): void;
 }
 
-/** Where the events emitted while one request is handled are noted (see `noteEventsDuring`). */
-const noting = new AsyncLocalStorage<EventAudience[]>();
+/** One request as its events see it: where their audiences are noted, and its client. */
+export interface EventScope {
+  /** The audiences of the events that some receiver kept as news (see `EventReceiver`). */
+  noted: EventAudience[];
+  /** The request's client, handed to every receiver with each event. */
+  origin: EventOrigin | null;
+}
+
+/** The request being handled while an event is emitted (see `noteEventsDuring`). */
+const scope = new AsyncLocalStorage<EventScope>();
 
 /**
- * Runs `fn` (the rest of one request's handling) so that every event emitted meanwhile adds its audience to `noted`:
- * the answer can then tell the caller that their action wrote to their inbox, and nobody had to say so by hand.
+ * Runs `fn` (the rest of one request's handling) so that every event emitted meanwhile carries the request's client
+ * to the receivers and, when one kept it as news, adds its audience to `noted`: the answer can then tell the caller
+ * that their action wrote to their inbox, and nobody had to say so by hand.
  */
-export function noteEventsDuring(noted: EventAudience[], fn: () => void): void {
-  noting.run(noted, fn);
+export function noteEventsDuring(during: EventScope, fn: () => void): void {
+  scope.run(during, fn);
 }
 
 /**
@@ -109,14 +133,18 @@ export class EventBus {
     return this.receivers.length > 0;
   }
 
-  /** Hands the event to every receiver; resolves when all are done, never rejects. */
+  /** Hands the event, with its request's client, to every receiver; resolves when all are done, never rejects. */
   async emit(event: AccountEvent): Promise<void> {
-    // Told to the caller only where a slice keeps it: without a receiver nothing was written.
-    if (this.receivers.length) noting.getStore()?.push(event.to);
-    await Promise.all(
+    const during = scope.getStore();
+    const kept = await Promise.all(
       this.receivers.map((r) =>
-        r(this.deps, event).catch((err: unknown) => this.log.warn({ err, event: event.type }, 'account event lost')),
+        r(this.deps, event, during?.origin ?? null).catch((err: unknown) => {
+          this.log.warn({ err, event: event.type }, 'account event lost');
+          return false;
+        }),
       ),
     );
+    // Told to the caller only where a slice kept it as news: a record alone (the history) is nothing to show.
+    if (kept.some(Boolean)) during?.noted.push(event.to);
   }
 }

@@ -210,11 +210,12 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
   app.decorateRequest('locale', fallbackLocale);
   installTenantContext(app);
 
-  // Notes the account events the request emits (first, so the rest of its handling runs inside).
+  // Notes the account events the request emits, and gives them its client (first, so the rest of its handling runs
+  // inside): the history says where a sign-in or a change came from.
   app.addHook('onRequest', (req, _reply, done) => {
     const noted: EventAudience[] = [];
     eventsOf.set(req, noted);
-    noteEventsDuring(noted, done);
+    noteEventsDuring({ noted, origin: { address: req.ip, userAgent: req.headers['user-agent'] ?? null } }, done);
   });
 
   app.addHook('onRoute', (route) => {

@@ -6,7 +6,7 @@ export const historyMigrations: Record<string, Migration> = {};
 
 /** The history's part of the slice: the event receiver that writes it, its purge, its CLI. */
 export const historyServer: Required<Pick<ServerPlugin, 'onEvent' | 'housekeeping' | 'cli'>> = {
-  onEvent: async () => {},
+  onEvent: async () => false,
   housekeeping: async () => {},
   cli: [],
 };
