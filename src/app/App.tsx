@@ -1,4 +1,3 @@
-import type { ConfigProviderProps } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { createIntl, IntlProvider } from 'react-intl';
@@ -15,9 +14,8 @@ import { RouteGuard } from '../shell/RouteGuard';
 import { ErrorBoundary } from '../shell/errors/ErrorBoundary';
 import { DARK_SHEET_ID, darkSheetMedia } from '../../schemas/first-screen';
 import { useMediaQuery } from '../core/ui/responsive';
-
-/** antd's own texts of one language (what ConfigProvider's `locale` takes). */
-type AntdLocale = NonNullable<ConfigProviderProps['locale']>;
+import type { AntdLocale } from './antd';
+import { settleAfterCommit } from './settle';
 
 /** antd's root (./antd.tsx): loaded with the page's code, not in the first scripts; start.tsx starts it at once. */
 export const loadAntdRoot = () => import(/* webpackChunkName: "antd-root" */ './antd');
@@ -107,9 +105,9 @@ function PageViews({ stores }: { stores: RootStore }) {
   return null;
 }
 
-/** Calls `onDone` once, in the commit of the Suspense boundary it sits in (the page's, below). */
-function Committed({ onDone }: { onDone?: () => void }) {
-  useEffect(() => onDone?.(), [onDone]);
+/** Ends the page's settling (./settle.ts) in the commit of the Suspense boundary it sits in (the page's, below). */
+function Committed() {
+  useEffect(() => settleAfterCommit(), []);
   return null;
 }
 
@@ -129,8 +127,6 @@ export interface AppProps {
   initialTexts?: LocaleTexts;
   /** The router the routes sit in: the browser's by default; the server renders one location. */
   Router?: ComponentType<{ children: ReactNode }>;
-  /** Called once the page's content committed: with a server-rendered page, once it is hydrated. */
-  onPageCommitted?: () => void;
 }
 
 /** A plugin route as an element: lazy page, its `auth` check, and the product frame unless `bare`. */
@@ -144,14 +140,7 @@ function routeElement(route: PluginRoute, Page: ComponentType) {
 }
 
 /** Root: stores, locale, theme from the brand colour, and every route of the product. */
-export const App = observer(function App({
-  registry,
-  stores,
-  config,
-  initialTexts,
-  Router = BrowserRouter,
-  onPageCommitted,
-}: AppProps) {
+export const App = observer(function App({ registry, stores, config, initialTexts, Router = BrowserRouter }: AppProps) {
   const { session } = stores;
   const locale = session.locale;
   const { texts, failed } = useTexts(registry, locale, initialTexts);
@@ -213,7 +202,7 @@ export const App = observer(function App({
                           ))}
                           <Route path="*" element={<NotFoundPage />} />
                         </Routes>
-                        <Committed onDone={onPageCommitted} />
+                        <Committed />
                       </Suspense>
                     </Router>
                   </ErrorBoundary>

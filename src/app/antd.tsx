@@ -5,7 +5,7 @@ import { edition } from '../core/edition';
 import { editionTheme, type Shade } from './theme';
 
 /** antd's own texts of one language (what ConfigProvider's `locale` takes). */
-type AntdLocale = NonNullable<ConfigProviderProps['locale']>;
+export type AntdLocale = NonNullable<ConfigProviderProps['locale']>;
 
 // The app's door to antd, loaded lazily (App.tsx) alongside the page's own code: antd's ConfigProvider and what it
 // brings are needed to render a page, not to start the app, so the first scripts do not carry them.
