@@ -16,9 +16,16 @@ export interface ServedPage {
  * The lazy files the web app loads for the first render of `pathname`: antd's root and texts, then the settings
  * shell with the section, or the route's page (with the frame unless bare), or the not-found page. Settings pages
  * count only with a session: without one the app sends the visitor to sign in. Any `/users/settings/…` path is a
- * page (the settings shell sends an unknown section to the first one, as the app always did).
+ * page (the settings shell sends an unknown section to the first one, as the app always did). Without the list (an
+ * older build, a test's stand-in bundle) every path is a page, with no files named and no first screen.
  */
-export function servedPage(chunks: PageChunks, pathname: string, locale: string, signedIn: boolean): ServedPage {
+export function servedPage(
+  chunks: PageChunks | undefined,
+  pathname: string,
+  locale: string,
+  signedIn: boolean,
+): ServedPage {
+  if (!chunks) return { files: [], firstScreen: false, found: true };
   const files = [...chunks.common, ...(chunks.locales[locale] ?? [])];
   let firstScreen = false;
   let found = true;
@@ -37,8 +44,8 @@ export function servedPage(chunks: PageChunks, pathname: string, locale: string,
   return { files: [...new Set(files)], firstScreen, found };
 }
 
-/** The first settings section of `menu` that the build has (where `/users/settings` leads), if any. */
-export function settingsHome(chunks: PageChunks, menu: readonly { key: string }[]): string | undefined {
-  const first = menu.find((e) => Object.hasOwn(chunks.sections, e.key));
+/** The first settings section of `menu` that the build has (where `/users/settings` leads; without the list: the first). */
+export function settingsHome(chunks: PageChunks | undefined, menu: readonly { key: string }[]): string | undefined {
+  const first = menu.find((e) => !chunks || Object.hasOwn(chunks.sections, e.key));
   return first && `/users/settings/${first.key}`;
 }

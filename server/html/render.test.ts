@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderIndexHtml, type PageConfig } from './render';
+import type { PageConfig } from '../../schemas/page-config';
+import { renderIndexHtml } from './render';
 
 const template =
   '<!doctype html><html lang="zh-CN"><head><script id="page-config" type="application/json">{}</script></head>' +

@@ -1,19 +1,11 @@
-import crypto from 'node:crypto';
 import type { PageConfig } from '../../schemas/page-config';
 import { localeTag } from '../../schemas/locale';
 import { DEFAULT_COLOR_SCHEME } from '../../schemas/color-scheme';
 import { DARK_SHEET_ID, darkSheetMedia, FIRST_SCREEN_ATTR } from '../../schemas/first-screen';
-
-/** The page configuration's one definition is the wire schema, shared with the web app. */
-export type { PageConfig } from '../../schemas/page-config';
+import type { FirstScreen } from '../../schemas/server-renderer';
 
 /** The placeholder rsbuild writes as the nonce of every script tag (`security.nonce`). */
 export const NONCE_PLACEHOLDER = 'CSP_NONCE_PLACEHOLDER';
-
-/** A fresh 128-bit nonce for one response. */
-export function newNonce(): string {
-  return crypto.randomBytes(16).toString('base64');
-}
 
 /** JSON that cannot close the surrounding script element or start an HTML comment. */
 export function scriptSafeJson(value: unknown): string {
@@ -51,7 +43,7 @@ export function renderIndexHtml(
   config: PageConfig,
   nonce: string,
   chunks: string[] = [],
-  firstScreen?: { html: string; css: string },
+  firstScreen?: FirstScreen,
 ): string {
   let html = template.replace(PAGE_CONFIG_RE, (_m, attrs: string) => {
     const withNonce = /\bnonce=/.test(attrs) ? attrs : `${attrs} nonce="${NONCE_PLACEHOLDER}"`;

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -5,13 +6,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { pageCsp, API_PREFIXES, loadSession } from '../http/pipeline';
 import { sendError } from '../errors';
-import { newNonce, renderIndexHtml, type PageConfig } from './render';
+import { renderIndexHtml } from './render';
 import { pageBootstrap } from './bootstrap';
 import { FileCache, readJson } from './file-cache';
 import { servedPage, settingsHome } from './page-chunks';
 import { renderFirstScreen } from './first-screen';
 import { isBrowserNavigation } from './navigation';
 import type { PageChunks } from '../../schemas/page-chunks';
+import type { PageConfig } from '../../schemas/page-config';
 import { pagePath } from '../../schemas/page-paths';
 import { serverRendererFile } from '../../schemas/server-renderer';
 
@@ -73,15 +75,13 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
           `The "${ctx.config.edition}" edition is not built yet. Run: npx tsx scripts/build.ts --edition ${ctx.config.edition}\n`,
         );
     }
-    const nonce = newNonce();
+    // A fresh 128-bit nonce for each page.
+    const nonce = crypto.randomBytes(16).toString('base64');
     const orgId = req.session?.user.current_org_id ?? '';
     // Without trailing slashes, as every page rule (and each slice's page data) compares it.
     const pathname = pagePath(req.url.split('?')[0]);
     const bootstrap = await pageBootstrap(ctx, req, pathname);
-    const chunkLists = pageChunkLists.get(pageChunksFile);
-    const page = chunkLists
-      ? servedPage(chunkLists, pathname, bootstrap.locale, !!req.session)
-      : { files: [], firstScreen: false, found: true };
+    const page = servedPage(pageChunkLists.get(pageChunksFile), pathname, bootstrap.locale, !!req.session);
     const config: PageConfig = {
       appId: 'account',
       orgId,
@@ -110,13 +110,9 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   };
 
   const htmlSchema = { hide: true } as const;
-  // `/users/settings` leads to the settings' first page, the first section of the edition's menu that the build has
-  // (without page-chunks.json: the menu's first); the query goes along.
-  const home = () => {
-    const chunks = pageChunkLists.get(pageChunksFile);
-    const first = ctx.edition.settingsMenu[0];
-    return chunks ? settingsHome(chunks, ctx.edition.settingsMenu) : first && `/users/settings/${first.key}`;
-  };
+  // `/users/settings` leads to the settings' first page, the first section of the edition's menu that the build has;
+  // the query goes along.
+  const home = () => settingsHome(pageChunkLists.get(pageChunksFile), ctx.edition.settingsMenu);
   app.get('/', { schema: htmlSchema, config: { auth: 'public' } }, async (_req, reply) =>
     reply.redirect(home() ?? '/users/settings'),
   );
@@ -139,12 +135,11 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   };
   app.setNotFoundHandler(notFound);
   // The web app's paths: its page where the build has one (plugins declare their routes in page-chunks.json), else
-  // the not-found answer. Without the list (an older build) every path under the prefixes is the app's.
+  // the not-found answer.
   const servePage = async (req: FastifyRequest, reply: FastifyReply) => {
-    const chunks = pageChunkLists.get(pageChunksFile);
     const pathname = pagePath(req.url.split('?')[0]);
-    if (chunks && !servedPage(chunks, pathname, '', !!req.session).found) return notFound(req, reply);
-    return serveIndex(req, reply);
+    const { found } = servedPage(pageChunkLists.get(pageChunksFile), pathname, '', !!req.session);
+    return found ? serveIndex(req, reply) : notFound(req, reply);
   };
   for (const prefix of APP_ROUTE_PREFIXES) {
     app.get(prefix, { schema: htmlSchema, config: { auth: 'public' } }, servePage);
