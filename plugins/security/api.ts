@@ -1,0 +1,56 @@
+import type { RequestClient } from '../../src/core/request';
+import type {
+  Ended,
+  HistoryGroup,
+  HistoryPage,
+  NotMeBody,
+  NotMeResult,
+  SECURITY_PATHS,
+  SessionList,
+  TrustedBrowserList,
+} from './contract';
+
+/**
+ * The contract's paths, restated here because a web file takes only types from `contract.ts` (the schema library
+ * stays out of the bundle): typed as `typeof SECURITY_PATHS`, a path that differs from the contract's is a type error.
+ */
+export const PATHS: typeof SECURITY_PATHS = {
+  sessions: '/users/ajax/v1/my/sessions',
+  session: '/users/ajax/v1/my/sessions/:id',
+  endOthers: '/users/ajax/v1/my/sessions:end-others',
+  trustedBrowsers: '/users/ajax/v1/my/trusted-browsers',
+  trustedBrowser: '/users/ajax/v1/my/trusted-browsers/:id',
+  history: '/users/ajax/v1/my/history',
+  historyExport: '/users/ajax/v1/my/history.csv',
+  notMe: '/users/ajax/v1/my/security:not-me',
+};
+
+/** A path with its `:id` filled in. */
+const withId = (path: string, id: string) => path.replace(':id', encodeURIComponent(id));
+
+/**
+ * Calls of the security section; a response ≥ 500 shows the central notice, the page explains the rest. The calls
+ * that change something need a recent proof: the core client asks for it (403 `ReauthRequired`) and repeats them.
+ */
+export function securityApi(client: RequestClient) {
+  return {
+    /** The account's live sessions, newest first, with the timeouts that end them. */
+    sessions: () => client.get<SessionList>(PATHS.sessions),
+    /** Ends another session of the account (404 `SessionNotFound` once it has ended); the page needs no answer. */
+    endSession: (id: string) => client.delete<unknown>(withId(PATHS.session, id)),
+    /** Ends every session of the account but this one. */
+    endOthers: () => client.post<Ended>(PATHS.endOthers, {}),
+    /** The browsers the smart lockout trusts for the account. */
+    trustedBrowsers: () => client.get<TrustedBrowserList>(PATHS.trustedBrowsers),
+    /** Forgets a trusted browser: its next sign-in is a stranger's again; the page needs no answer. */
+    forgetBrowser: (id: string) => client.delete<unknown>(withId(PATHS.trustedBrowser, id)),
+    /** One page of the account's history, newest first; `cursor` is the previous page's `next`. */
+    history: (group: HistoryGroup | null, cursor: string | null) =>
+      client.get<HistoryPage>(PATHS.history, { group: group ?? undefined, cursor: cursor ?? undefined }),
+    /** Where the history's CSV export is downloaded (a plain GET the session cookie authenticates). */
+    historyExportUrl: (group: HistoryGroup | null) =>
+      client.resolveUrl(PATHS.historyExport, { group: group ?? undefined }),
+    /** "This wasn't me": ends the other sessions, revokes the credentials, optionally locks the account. */
+    notMe: (body: NotMeBody) => client.post<NotMeResult>(PATHS.notMe, body),
+  };
+}
