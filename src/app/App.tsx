@@ -15,7 +15,6 @@ import { ErrorBoundary } from '../shell/errors/ErrorBoundary';
 import { DARK_SHEET_ID, darkSheetMedia } from '../../schemas/first-screen';
 import { useMediaQuery } from '../core/ui/responsive';
 import type { AntdLocale } from './antd';
-import { settleAfterCommit } from './settle';
 
 /** antd's root (./antd.tsx): loaded with the page's code, not in the first scripts; start.tsx starts it at once. */
 export const loadAntdRoot = () => import(/* webpackChunkName: "antd-root" */ './antd');
@@ -105,9 +104,15 @@ function PageViews({ stores }: { stores: RootStore }) {
   return null;
 }
 
-/** Ends the page's settling (./settle.ts) in the commit of the Suspense boundary it sits in (the page's, below). */
-function Committed() {
-  useEffect(() => settleAfterCommit(), []);
+/**
+ * What the app places only after it rendered (a tab's ink bar, a fixed table column's shadow, the ring of a field the
+ * page focused on load) would otherwise slide or fade into place at every page's start: a few hundred milliseconds of
+ * animation frames that a phone draws while it is busiest. So `<body data-settling>` (index.html) turns those
+ * transitions off (global.css) until 400 ms after the commit of the Suspense boundary this sits in (the page's,
+ * below): time for the page's own measurements (ink bar, table shadows) to land.
+ */
+function Settled() {
+  useEffect(() => void setTimeout(() => document.body.removeAttribute('data-settling'), 400), []);
   return null;
 }
 
@@ -202,7 +207,7 @@ export const App = observer(function App({ registry, stores, config, initialText
                           ))}
                           <Route path="*" element={<NotFoundPage />} />
                         </Routes>
-                        <Committed />
+                        <Settled />
                       </Suspense>
                     </Router>
                   </ErrorBoundary>
