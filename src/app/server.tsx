@@ -11,21 +11,12 @@ import type { RenderPage } from '../../schemas/server-renderer';
 import { createRegistry, type MessageCatalogue, type PluginDefinition } from '../core/plugin';
 import { createRequestClient, requestOptionsFromPageConfig } from '../core/request';
 import { createRootStore } from '../core/stores/root';
-import type { Tracker } from '../core/tracking';
+import { NO_TRACKER } from '../core/tracking/tracker';
 import { RedirectListener } from '../core/ui/Redirect';
 import { App, loadAntdTexts } from './App';
 
 // Observers render once and subscribe to nothing: the server keeps no reaction alive after a page.
 enableStaticRendering(true);
-
-/** The server counts nothing: the browser's tracker takes over when the page starts. */
-const NO_TRACKING: Tracker = {
-  capture: () => {},
-  pageView: () => () => {},
-  error: () => {},
-  apiError: () => {},
-  flush: async () => {},
-};
 
 /**
  * The edition's page renderer over its plugins (the edition's generated server entry exports it as `renderPage`): the
@@ -41,7 +32,7 @@ export function pageRenderer(plugins: PluginDefinition[]): RenderPage {
     const locale = boot.locale;
     // The request client is never called here (effects do not run on the server); the stores need one.
     const client = createRequestClient(requestOptionsFromPageConfig(config));
-    const stores = createRootStore(registry.stores, client, locale, () => NO_TRACKING, { bootstrap: boot });
+    const stores = createRootStore(registry.stores, client, locale, () => NO_TRACKER, { bootstrap: boot });
     const texts = { locale, messages: boot.messages as MessageCatalogue, antd: await loadAntdTexts(locale) };
     const Router = ({ children }: { children: ReactNode }) => <StaticRouter location={url}>{children}</StaticRouter>;
     let failure: unknown;

@@ -9,6 +9,7 @@ import { AccessContext } from '../../src/core/access';
 import type { EditionManifest, Locale } from '../../src/core/edition';
 import { createRegistry, RegistryContext, type PluginDefinition } from '../../src/core/plugin';
 import type { Tracker } from '../../src/core/tracking';
+import { NO_TRACKER } from '../../src/core/tracking/tracker';
 import {
   createRootStore,
   StoresProvider,
@@ -64,13 +65,7 @@ export const TEST_USER: Me = {
 
 /** Options of `renderWithCore`. */
 /** A tracker that keeps nothing, for root stores built in tests. */
-export const NO_TRACKER: Tracker = {
-  capture: () => {},
-  pageView: () => () => {},
-  error: () => {},
-  apiError: () => {},
-  flush: async () => {},
-};
+export { NO_TRACKER };
 
 /**
  * A root store over `backend` whose page brought `pageData` for the plugins' first render (`bootstrap.plugins`), as

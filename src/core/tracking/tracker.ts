@@ -55,6 +55,15 @@ export interface Tracker {
   flush(): Promise<void>;
 }
 
+/** A tracker that keeps nothing: the service's renderer of first screens (the browser's takes over) and tests. */
+export const NO_TRACKER: Tracker = {
+  capture: () => {},
+  pageView: () => () => {},
+  error: () => {},
+  apiError: () => {},
+  flush: async () => {},
+};
+
 function guard(fn: () => void): void {
   try {
     fn();
