@@ -33,11 +33,10 @@ const PRE_COMPRESSED = /\.(js|mjs|css|svg|json)(\.(br|gz))?$/i;
  */
 export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const root = path.join(ctx.config.distDir, ctx.config.edition);
-  const indexFile = path.join(root, 'index.html');
   // index.html and page-chunks.json as built; a rebuild is picked up without a restart.
   const templates = new FileCache((file) => fs.readFileSync(file, 'utf8'));
   const pageChunkLists = new FileCache(readJson<PageChunks>);
-  const pageChunksFile = path.join(root, 'page-chunks.json');
+  const pageChunks = () => pageChunkLists.get(path.join(root, 'page-chunks.json'));
   const rendererFile = serverRendererFile(ctx.config.distDir, ctx.config.edition);
 
   // The edition's own folder (catalogues, brand files) and the scripts and styles every edition shares (`static/`).
@@ -66,7 +65,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   }
 
   const serveIndex = async (req: FastifyRequest, reply: FastifyReply, status = 200) => {
-    const template = templates.get(indexFile);
+    const template = templates.get(path.join(root, 'index.html'));
     if (!template) {
       return reply
         .code(503)
@@ -81,7 +80,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
     // Without trailing slashes, as every page rule (and each slice's page data) compares it.
     const pathname = pagePath(req.url.split('?')[0]);
     const bootstrap = await pageBootstrap(ctx, req, pathname);
-    const page = servedPage(pageChunkLists.get(pageChunksFile), pathname, bootstrap.locale, !!req.session);
+    const page = servedPage(pageChunks(), pathname, bootstrap.locale, !!req.session);
     const config: PageConfig = {
       appId: 'account',
       orgId,
@@ -112,7 +111,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   const htmlSchema = { hide: true } as const;
   // `/users/settings` leads to the settings' first page, the first section of the edition's menu that the build has;
   // the query goes along.
-  const home = () => settingsHome(pageChunkLists.get(pageChunksFile), ctx.edition.settingsMenu);
+  const home = () => settingsHome(pageChunks(), ctx.edition.settingsMenu);
   app.get('/', { schema: htmlSchema, config: { auth: 'public' } }, async (_req, reply) =>
     reply.redirect(home() ?? '/users/settings'),
   );
@@ -137,8 +136,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   // The web app's paths: its page where the build has one (plugins declare their routes in page-chunks.json), else
   // the not-found answer.
   const servePage = async (req: FastifyRequest, reply: FastifyReply) => {
-    const pathname = pagePath(req.url.split('?')[0]);
-    const { found } = servedPage(pageChunkLists.get(pageChunksFile), pathname, '', !!req.session);
+    const { found } = servedPage(pageChunks(), pagePath(req.url.split('?')[0]), '', !!req.session);
     return found ? serveIndex(req, reply) : notFound(req, reply);
   };
   for (const prefix of APP_ROUTE_PREFIXES) {

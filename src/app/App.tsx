@@ -172,9 +172,7 @@ export const App = observer(function App({ registry, stores, config, initialText
       });
     }
   }, [locale, messages, stores.client]);
-  useEffect(() => {
-    void session.load();
-  }, [session]);
+  useEffect(() => void session.load(), [session]);
   // The account's shade: the dark sheet's media (set by the service in the page) follows a change of the choice.
   const scheme = session.colorScheme;
   const systemDark = useMediaQuery('(prefers-color-scheme: dark)');
