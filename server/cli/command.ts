@@ -4,6 +4,7 @@ import type { Clock } from '../clock';
 import type { DB } from '../db/schema';
 import type { PasswordHasher } from '../auth/passwords';
 import type { EventBus } from '../events';
+import type { Mailer } from '../mail/index';
 
 /** Where CLI output goes, so tests can capture it. */
 export interface CliIo {
@@ -17,8 +18,8 @@ export interface CliRun {
   values: Record<string, string | boolean | undefined>;
   /** The named options as strings, in order; null (after printing what is missing and the usage) when one is absent. */
   need(...names: string[]): string[] | null;
-  /** Database, clock, password hashing and account events of the service the CLI administers. */
-  deps: { db: Kysely<DB>; clock: Clock; hasher: PasswordHasher; events: EventBus };
+  /** Database, clock, mailer, password hashing and account events of the service the CLI administers. */
+  deps: { db: Kysely<DB>; clock: Clock; mailer: Mailer | null; hasher: PasswordHasher; events: EventBus };
   io: CliIo;
 }
 

@@ -41,6 +41,11 @@ export interface MailerOptions {
   log?: MailLog;
 }
 
+/** The sender of the service's mails: no-reply at the public host (localhost without PUBLIC_URL). */
+export function senderAddress(publicUrl: string | undefined): string {
+  return `no-reply@${publicUrl ? new URL(publicUrl).hostname : 'localhost'}`;
+}
+
 /** Builds the mailer; logs name the recipient and Message-ID, never the body (it may carry a code or link). */
 export function createMailer(opts: MailerOptions): Mailer {
   const log = opts.log ?? { info: () => {} };

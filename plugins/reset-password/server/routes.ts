@@ -80,7 +80,7 @@ export const resetPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      await resetPassword(ctx, req.params.username, req.body.ticket, req.body.new_password, origin(req));
+      await resetPassword(ctx, req.params.username, req.body.ticket, req.body.new_password);
       return { success: true };
     },
   );

@@ -32,27 +32,16 @@ export interface RecoveryOrigin {
 const subject = (username: string) => username.toLowerCase();
 const codeDigest = (flowIdHash: string, code: string) => sha256(`${flowIdHash}:${code}`);
 
-const MAILS: Record<
-  ServerLocale,
-  { codeSubject: string; code: (c: string, min: number) => string; changed: [string, string] }
-> = {
+const MAILS: Record<ServerLocale, { codeSubject: string; code: (c: string, min: number) => string }> = {
   zh_CN: {
     codeSubject: '找回密码验证码',
     code: (c, min) =>
       `你好，\n\n你正在找回密码，验证码：${c}\n\n验证码 ${min} 分钟内有效，只能使用一次。如果这不是你本人的操作，请忽略本邮件，你的密码不会改变。`,
-    changed: [
-      '你的密码已修改',
-      '你好，\n\n你的账号密码刚刚通过找回密码流程修改，所有已登录的会话均已退出。\n\n如果这不是你本人的操作，请立即联系管理员。',
-    ],
   },
   en_US: {
     codeSubject: 'Your password recovery code',
     code: (c, min) =>
       `Hello,\n\nYour password recovery code is: ${c}\n\nIt is valid for ${min} minutes and can be used once. If you did not ask for it, ignore this email; your password stays as it is.`,
-    changed: [
-      'Your password was changed',
-      'Hello,\n\nThe password of your account was just changed through password recovery, and every signed-in session was ended.\n\nIf this was not you, contact your administrator at once.',
-    ],
   },
 };
 
@@ -217,14 +206,13 @@ export async function verifyCode(
 
 /**
  * Sets the new password with the ticket, in one transaction: the ticket is spent, the password replaced,
- * every session and every recovery of the account ended. Then the lock is cleared and a notice mailed.
+ * every session and every recovery of the account ended. Then the lock is cleared and the change told (an event).
  */
 export async function resetPassword(
   ctx: AppContext,
   username: string,
   ticket: string,
   newPassword: string,
-  origin: RecoveryOrigin,
 ): Promise<void> {
   const violation = passwordRuleViolation(newPassword);
   if (violation) throw new AppError(400, violation);
@@ -254,19 +242,9 @@ export async function resetPassword(
     return flow.user_id;
   });
   await ctx.lockout.unlock(username);
+  // The notice mail (in the account's language, else this request's; no link) is the security slice's, as for every
+  // password change: it hears of this event.
   await ctx.events.emit({ type: 'password.changed', how: 'recovery', to: { userId } });
-  const user = await ctx.db
-    .selectFrom('users')
-    .select(['email', 'language'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  if (!user?.email) return;
-  const [subjectLine, body] = MAILS[mailLocale(user.language, origin.locale)].changed;
-  try {
-    await ctx.mailer.send({ to: user.email, subject: subjectLine, text: body });
-  } catch (err) {
-    origin.log.warn({ err: (err as Error).message, to: user.email }, 'password-changed mail failed');
-  }
 }
 
 /** Removes recoveries past their time; housekeeping. */

@@ -5,11 +5,14 @@ import { sessionRoutes } from './sessions-routes';
 import { historyRoutes } from './history-routes';
 import { historyMigrations, historyServer } from './history';
 import { sessionCommands } from './sessions-cli';
+import { notMeRoutes } from './not-me';
+import { mailSecurityEvent } from './security-mail';
 
 /** Every route of the slice: the account's sessions and trusted browsers, its history, "this wasn't me". */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(sessionRoutes);
   await app.register(historyRoutes);
+  await app.register(notMeRoutes);
 };
 
 /**
@@ -23,6 +26,13 @@ export default defineServerPlugin({
   migrations: historyMigrations,
   messages,
   cli: [...sessionCommands, ...historyServer.cli],
-  onEvent: historyServer.onEvent,
+  // Each event is written to the account's history and, for the security events, mailed (without a link).
+  onEvent: async (deps, event, origin) => {
+    const [news] = await Promise.all([
+      historyServer.onEvent(deps, event, origin),
+      mailSecurityEvent(deps, event, origin),
+    ]);
+    return news;
+  },
   housekeeping: historyServer.housekeeping,
 });
