@@ -30,6 +30,7 @@ import { purgeUsageLogs } from './services/usage-logs';
 import { oapiRoutes } from './routes/oapi';
 import { identityRoutes } from './routes/identities';
 import { captchaRoutes } from './routes/captcha';
+import { reauthRoutes } from './routes/reauth';
 import { discoverServerPlugins, editionServerPlugins } from './plugin-loader';
 import { EventBus, type EventReceiver } from './events';
 import { Scheduler, type ScheduledJob } from './services/scheduler';
@@ -306,3 +307,4 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await registerWebApp(app, ctx);
   return app;
 }
+  await app.register(reauthRoutes);

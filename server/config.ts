@@ -50,10 +50,21 @@ export interface AppConfig {
    * would go over it is refused with its own error. Absent (a hand-made configuration): the default.
    */
   avatarStorageBytes?: number;
+  /**
+   * `REAUTH_WINDOW_MINUTES` (default 10, 1 to 720): how long a proof (a sign-in, a password given again) lets a
+   * session make sensitive changes (password, e-mail, new credentials, ending sessions) before it must prove again.
+   * Absent (a hand-made configuration): the default.
+   */
+  reauthWindowMinutes?: number;
 }
 
 /** The avatars' storage budget unless AVATAR_STORAGE_MB says otherwise (1 GiB). */
 export const DEFAULT_AVATAR_STORAGE_BYTES = 1024 * 1024 * 1024;
+
+/** How long a proof holds unless REAUTH_WINDOW_MINUTES says otherwise. */
+export const DEFAULT_REAUTH_WINDOW_MINUTES = 10;
+/** The longest window REAUTH_WINDOW_MINUTES may set: no session lives longer (12 hours). */
+export const MAX_REAUTH_WINDOW_MINUTES = 720;
 
 /** The IPv6 network an address's limits count by, unless IPV6_PREFIX_LENGTH says otherwise. */
 export const DEFAULT_IPV6_PREFIX_LENGTH = 64;
@@ -149,6 +160,16 @@ export function loadConfig(
       problems.push(`AVATAR_STORAGE_MB must be a whole number of megabytes, at least 1, got "${rawAvatarStorage}"`);
   }
 
+  let reauthWindowMinutes = DEFAULT_REAUTH_WINDOW_MINUTES;
+  const rawReauth = str('REAUTH_WINDOW_MINUTES');
+  if (rawReauth !== undefined) {
+    reauthWindowMinutes = Number(rawReauth);
+    if (!/^\d+$/.test(rawReauth) || reauthWindowMinutes < 1 || reauthWindowMinutes > MAX_REAUTH_WINDOW_MINUTES)
+      problems.push(
+        `REAUTH_WINDOW_MINUTES must be a whole number of minutes between 1 and ${MAX_REAUTH_WINDOW_MINUTES}, got "${rawReauth}"`,
+      );
+  }
+
   if (problems.length) throw new ConfigError(problems);
   return {
     port,
@@ -163,6 +184,7 @@ export function loadConfig(
     trustProxy,
     ipv6PrefixLength,
     avatarStorageBytes,
+    reauthWindowMinutes,
   };
 }
 

@@ -65,6 +65,8 @@ export interface RequestSession {
   idHash: string;
   csrfToken: string;
   createdAt: number;
+  /** When this session last proved its owner (sign-in, re-authentication), epoch ms: sensitive routes need it recent. */
+  provedAt: number;
   user: SessionUser;
 }
 

@@ -22,7 +22,7 @@ export interface PasswordProof {
   code?: string;
 }
 
-/** How long an e-mail change proved with a directory password may take (the directory answers within 5 s). */
+/** How long a first password proved with a directory password may take (the directory answers within 5 s). */
 const DIRECTORY_PROOF_TIMEOUT_MS = 10_000;
 
 /** Calls of the profile section, at the suite's paths; every call resolves to `[error, result]`. */
@@ -73,17 +73,17 @@ export function profileApi(client: RequestClient) {
     /** Sets the avatar to an uploaded URL, or back to the default with null. */
     setAvatar: (avatar: string | null) => client.put<Me>('/individual/proxy/my/avatar', { avatar }, own),
     /**
-     * Binds an address (with the account's proof), or resends the activation mail for the same unverified one;
-     * `directory`: the proof is a directory password (a longer wait).
+     * Binds an address, or resends the activation mail for the same unverified one (the session's recent proof is
+     * asked by the core's re-authentication dialog; an account without a password also gives the mailed code).
      */
-    bindEmail: (email: string, proof: EmailProof = {}, directory = false) =>
-      client.post<EmailState>('/users/ajax/v1/my/emails:bind', { email, ...proof }, proving(directory)),
-    /** Changes the bound address, with the current (or directory) password or the mailed code. */
-    rebindEmail: (email: string, proof: EmailProof, directory = false) =>
-      client.post<EmailState>('/users/ajax/v1/my/emails:rebind', { email, ...proof }, proving(directory)),
-    /** Removes the bound address, with the current (or directory) password or the mailed code. */
-    unbindEmail: (email: string, proof: EmailProof, directory = false) =>
-      client.post<EmailState>('/individual/proxy/my/email:unbind', { email, ...proof }, proving(directory)),
+    bindEmail: (email: string, proof: EmailProof = {}) =>
+      client.post<EmailState>('/users/ajax/v1/my/emails:bind', { email, ...proof }, own),
+    /** Changes the bound address (re-authentication; without a password also the mailed code). */
+    rebindEmail: (email: string, proof: EmailProof) =>
+      client.post<EmailState>('/users/ajax/v1/my/emails:rebind', { email, ...proof }, own),
+    /** Removes the bound address (re-authentication; without a password also the mailed code). */
+    unbindEmail: (email: string, proof: EmailProof) =>
+      client.post<EmailState>('/individual/proxy/my/email:unbind', { email, ...proof }, own),
     /** Mails a code to the current address (accounts without a password prove an e-mail change or a first password). */
     sendEmailCode: (purpose: NonNullable<EmailCodeBody['purpose']> = 'email') =>
       client.post<EmailCodeAnswer>('/users/ajax/v1/my/emails:code', { purpose }, own),

@@ -1,13 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { closed, ColorSchemeSchema, LocaleSchema } from '../../schemas/common';
 import { EMAIL_CODE_LENGTH, EMAIL_CODE_PURPOSES } from '../../schemas/email-code';
-import {
-  AVATAR_URL_MAX,
-  EMAIL_INPUT_MAX,
-  EMAIL_PASSWORD_INPUT_MAX,
-  EMAIL_TOKEN_INPUT_MAX,
-  PROFILE_NAME_MAX,
-} from './limits';
+import { AVATAR_URL_MAX, EMAIL_INPUT_MAX, EMAIL_TOKEN_INPUT_MAX, PROFILE_NAME_MAX } from './limits';
 
 /**
  * The profile slice's wire shapes, once: the routes hand these schemas to Fastify, the service and
@@ -41,7 +35,7 @@ export const BindAttributesSchema = Type.Object(
     has_password: Type.Boolean(),
     directory: Type.Union([Type.String(), Type.Null()], {
       description:
-        'Display name of the directory (LDAP, Windows AD) the account signs in through; its password proves e-mail changes',
+        'Display name of the directory (LDAP, Windows AD) the account signs in through; its password proves a first password',
     }),
     email: Type.Union([Type.String(), Type.Null()]),
     email_verified: Type.Boolean(),
@@ -91,15 +85,14 @@ export const AvatarSetBodySchema = Type.Object(
 export type AvatarSetBody = Static<typeof AvatarSetBodySchema>;
 
 /**
- * Body of the bind, rebind and unbind e-mail calls. A change of the address (anything but a resend to the same
- * unverified one) proves the account: in `password` its directory's password when it signs in through a directory
- * (`directory` of the attributes), else its current password when it has one; else the code mailed to its current
- * address (`emails:code`); an account with none of them has nothing to prove with.
+ * Body of the bind, rebind and unbind e-mail calls. They need a recent proof of the session (re-authentication:
+ * 403 ReauthRequired without one; the password, the directory's password or a provider round trip). A change of the
+ * address by an account without a password of its own or its directory's also gives the code mailed to its current
+ * address (`emails:code`).
  */
 export const EmailBodySchema = Type.Object(
   {
     email: Type.String({ minLength: 1, maxLength: EMAIL_INPUT_MAX }),
-    password: Type.Optional(Type.String({ minLength: 1, maxLength: EMAIL_PASSWORD_INPUT_MAX })),
     code: Type.Optional(Type.String({ pattern: `^[0-9]{${EMAIL_CODE_LENGTH}}$` })),
   },
   closed,
@@ -107,8 +100,8 @@ export const EmailBodySchema = Type.Object(
 /** What the e-mail calls send. */
 export type EmailBody = Static<typeof EmailBodySchema>;
 
-/** What proves an e-mail change: the current (or directory) password, or (an account without one) the mailed code. */
-export type EmailProof = Pick<EmailBody, 'password' | 'code'>;
+/** What an e-mail change carries besides re-authentication: (an account without a password) the mailed code. */
+export type EmailProof = Pick<EmailBody, 'code'>;
 
 /** Body of `POST /users/ajax/v1/my/emails:code` (optional): what the code is to prove; an e-mail change by default. */
 export const EmailCodeBodySchema = Type.Object(

@@ -30,8 +30,6 @@ export const EMAIL_TOKEN_INPUT_MAX = 128;
 export const EMAIL_RESEND_INTERVAL_MS = 60 * 1000;
 /** How long an e-mail change code stays valid. */
 export const EMAIL_CODE_TTL_MS = 10 * 60 * 1000;
-/** Longest current password an e-mail change may carry. */
-export const EMAIL_PASSWORD_INPUT_MAX = 128;
 /** How long an activation link stays valid. */
 export const EMAIL_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 

@@ -243,7 +243,7 @@ describe('profile store seeded by the page', () => {
     expect(store.hasPassword).toBe(true);
   });
 
-  it('a directory account: the attributes name its directory, and a directory that is down is explained', async () => {
+  it('a directory account: the attributes name its directory; its first password with the directory down is explained', async () => {
     const { root, backend } = rootWith({
       profile: { attributes: { has_password: false, directory: 'Example LDAP', email: 'lin@example.org' } },
     });
@@ -251,16 +251,16 @@ describe('profile store seeded by the page', () => {
     expect(store.directory).toBe('Example LDAP');
     expect(store.hasPassword).toBe(false);
     backend.on(
-      'POST /users/ajax/v1/my/emails:rebind',
-      serviceError(503, 'ProfileEmailDirectoryUnavailable', 'The directory cannot be reached', 'req-7'),
+      'PUT /users/ajax/v1/my/password',
+      serviceError(503, 'DirectoryUnavailable', 'The directory cannot be reached', 'req-7'),
     );
-    expect(await store.sendActivation('rebind', 'lin.new@example.net', { password: 'Lin#Pass-1' })).toEqual({
+    expect(await store.changePassword('Lin#New-2', { old: 'Lin#Pass-1' })).toEqual({
       ok: false,
       failure: { id: 'profile.email.directoryUnavailable' },
     });
-    expect(backend.callsTo('POST /users/ajax/v1/my/emails:rebind')[0].body).toEqual({
-      email: 'lin.new@example.net',
-      password: 'Lin#Pass-1',
+    expect(backend.callsTo('PUT /users/ajax/v1/my/password')[0].body).toEqual({
+      new_password: 'Lin#New-2',
+      old_password: 'Lin#Pass-1',
     });
     expect(backend.notices.map((n) => n.requestId)).toEqual(['req-7']);
     // A later read of an account without a directory says so.

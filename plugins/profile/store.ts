@@ -13,9 +13,8 @@ import { AVATAR_MAX_BYTES, SNIFF_BYTES, sniffImageKind } from './limits';
 /** Service failures this section explains itself (the spec's 'error sending the activation mail'). */
 const PROFILE_FAILURES = {
   ProfileEmailSendFailed: 'profile.email.sendError',
-  // A 503 the page explains: the account's directory is down (its password cannot be checked now).
-  ProfileEmailDirectoryUnavailable: 'profile.email.directoryUnavailable',
-  // The same from the password change (a directory account's first password).
+  // A 503 the page explains: the account's directory is down (a first password's directory password cannot be
+  // checked now).
   DirectoryUnavailable: 'profile.email.directoryUnavailable',
 };
 
@@ -193,14 +192,13 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
 
   /**
    * Binds a first address ('bind'), changes it ('rebind'), or resends the mail for the bound one ('resend'); a bind
-   * or change carries the proof (the current or directory password, or the mailed code for an account without one).
+   * or change by an account without a password carries the mailed code (re-authentication is the core's).
    */
   sendActivation(mode: 'bind' | 'rebind' | 'resend', email: string, proof: EmailProof = {}): Promise<ActionResult> {
-    const slow = this.directory !== null;
     const call =
       mode === 'rebind'
-        ? this.api.rebindEmail(email.trim(), proof, slow)
-        : this.api.bindEmail(email.trim(), mode === 'resend' ? {} : proof, slow);
+        ? this.api.rebindEmail(email.trim(), proof)
+        : this.api.bindEmail(email.trim(), mode === 'resend' ? {} : proof);
     const fallback = {
       bind: 'profile.email.bindFailed',
       rebind: 'profile.email.modifyFailed',
@@ -225,11 +223,11 @@ export class ProfileStore extends ResourceStore<Pick<BindAttributes, 'has_passwo
     });
   }
 
-  /** Removes the bound address, with the proof. */
+  /** Removes the bound address (an account without a password gives the mailed code). */
   async unbindEmail(proof: EmailProof = {}): Promise<ActionResult> {
     const email = this.session.user?.email;
     if (!email) return { ok: true };
-    return this.saveWith(this.api.unbindEmail(email, proof, this.directory !== null), {
+    return this.saveWith(this.api.unbindEmail(email, proof), {
       busy: (on) => (this.emailSaving = on),
       failure: failure('profile.email.unbindFailed'),
       apply: (state) => this.applyEmail(state),

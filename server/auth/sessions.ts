@@ -41,7 +41,12 @@ export const sessionUserColumns = [
   'users.updated_at',
 ] as const;
 
-type LookupRow = SessionUser & { csrf_token: string; session_created_at: number; last_seen_at: number };
+type LookupRow = SessionUser & {
+  csrf_token: string;
+  session_created_at: number;
+  last_seen_at: number;
+  proved_at: number;
+};
 
 /** Database-backed sessions: the cookie holds 256 random bits, the table holds only their SHA-256. */
 export class SessionStore {
@@ -61,6 +66,7 @@ export class SessionStore {
         'sessions.csrf_token',
         'sessions.created_at as session_created_at',
         'sessions.last_seen_at',
+        'sessions.proved_at',
         ...sessionUserColumns,
       ])
       .where('sessions.id_hash', '=', '')
@@ -80,7 +86,15 @@ export class SessionStore {
     const now = this.clock.now().getTime();
     await this.db
       .insertInto('sessions')
-      .values({ id_hash: idHash, user_id: userId, csrf_token: csrfToken, created_at: now, last_seen_at: now })
+      // A sign-in is a proof (re-authentication): the session starts fresh.
+      .values({
+        id_hash: idHash,
+        user_id: userId,
+        csrf_token: csrfToken,
+        created_at: now,
+        last_seen_at: now,
+        proved_at: now,
+      })
       .execute();
     return { id, idHash, csrfToken };
   }
@@ -106,8 +120,27 @@ export class SessionStore {
         .where('last_seen_at', '<', now)
         .execute();
     }
-    const { csrf_token, session_created_at, last_seen_at: _seen, ...user } = row;
-    return { idHash, csrfToken: csrf_token, createdAt: session_created_at, user: user as SessionUser };
+    const { csrf_token, session_created_at, last_seen_at: _seen, proved_at, ...user } = row;
+    return {
+      idHash,
+      csrfToken: csrf_token,
+      createdAt: session_created_at,
+      provedAt: Number(proved_at),
+      user: user as SessionUser,
+    };
+  }
+
+  /**
+   * The session proved its owner again (re-authentication): the same row gets a new cookie value and CSRF token and
+   * `proved_at` = now, every other column stays (the security page's handle, its sign-in method…). Null when the
+   * session is gone (ended, or rotated by a parallel proof): the old cookie then leads nowhere either way.
+   */
+  async prove(idHash: string): Promise<{ id: string; idHash: string; csrfToken: string; provedAt: number } | null> {
+    const id = randomSecret(32);
+    const next = { id_hash: sha256(id), csrf_token: randomSecret(32), proved_at: this.clock.now().getTime() };
+    const r = await this.db.updateTable('sessions').set(next).where('id_hash', '=', idHash).executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return null;
+    return { id, idHash: next.id_hash, csrfToken: next.csrf_token, provedAt: next.proved_at };
   }
 
   /** Ends one session (logout, rotation at sign-in). */

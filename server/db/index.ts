@@ -14,6 +14,7 @@ import * as m040 from './migrations/040-org-policies';
 import * as m050 from './migrations/050-captcha-rate-limits';
 import * as m060 from './migrations/060-device-lockout';
 import * as m064 from './migrations/064-color-scheme';
+import * as m066 from './migrations/066-session-proofs';
 
 /** Which engine a database runs on; a few statements differ (e.g. nothing yet, but callers may ask). */
 export type DialectName = 'sqlite' | 'postgres';
@@ -60,6 +61,7 @@ export const coreMigrations: Record<string, Migration> = {
   '050-captcha-rate-limits': m050,
   '060-device-lockout': m060,
   '064-color-scheme': m064,
+  '066-session-proofs': m066,
 };
 
 /** Core and slice migrations in one name-ordered map; a name used twice is refused (Kysely keys by name). */

@@ -78,6 +78,8 @@ export interface SessionsTable {
   csrf_token: string;
   created_at: number;
   last_seen_at: number;
+  /** When the session last proved its owner (a sign-in, a re-authentication), epoch ms (migration 066). */
+  proved_at: number;
 }
 
 /** Consecutive failed sign-ins per lower-cased username string, existing or not. */

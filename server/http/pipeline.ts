@@ -7,6 +7,7 @@ import { localizedErrorBody, sendError } from '../errors';
 import { resolveLocale, type MessageCode, type ServerLocale } from '../i18n/index';
 import { sessionCookieName, type SessionStore } from '../auth/sessions';
 import { safeEqual } from '../auth/random';
+import { isFresh } from '../auth/reauth';
 import { hasScope, TOKEN_PREFIX } from '../auth/tokens';
 import { enforceTenant, installTenantContext } from './tenant';
 import { noteEventsDuring, type EventAudience } from '../events';
@@ -200,7 +201,8 @@ function eventsToCaller(req: FastifyRequest): number {
  * Installs what every request goes through: request id header, locale, session or token
  * authentication, X-Requested-With + CSRF checks on state changes, the forced password change (403
  * PasswordChangeRequired on everything but the routes marked `beforePasswordChange`, and on every token of that
- * user), the organisation context and its policies (./tenant), and security headers.
+ * user), re-authentication (403 ReauthRequired on routes marked `reauth` without a recent proof), the
+ * organisation context and its policies (./tenant), and security headers.
  */
 export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions: SessionStore): void {
   const fallbackLocale = ctx.edition.locale.default;
@@ -270,6 +272,9 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
     // Until the forced change is done, a session reaches the change, `me`, the pages and sign-out (public routes).
     if (auth === 'session' && req.session!.user.must_change_password === 1 && !config.beforePasswordChange)
       return sendError(req, reply, 403, 'PasswordChangeRequired');
+    // A sensitive change needs a recent proof (a sign-in, the password again): refused before anything is read.
+    if (auth === 'session' && config.reauth && !isFresh(ctx, req.session!))
+      return sendError(req, reply, 403, 'ReauthRequired');
     return enforceTenant(ctx, req, reply);
   });
 

@@ -215,6 +215,12 @@ export const E2E_USERS = {
   captcha: { username: 'captcha', name: 'Captcha User', password: 'Captcha@pass1' },
   /** Walks every page at phone to desktop widths, with a long-named token and an SSH key (responsive.spec.ts). */
   responsive: { username: 'responsive', name: 'Responsive User', password: 'Responsive@pass1' },
+  /** The security page (security.spec.ts): signed in from several browsers, ends their sessions, reads its history. */
+  security: { username: 'security', name: 'Security User', password: 'Security@pass1' },
+  /** Walks the security page by keyboard alone at 375 px (security.spec.ts), from two browsers. */
+  securityKeys: { username: 'security-keys', name: 'Security Keys User', password: 'SecKeys@pass1' },
+  /** Says "this wasn't me" (security.spec.ts): its token is revoked and its other sessions end. */
+  securityNotMe: { username: 'security-not-me', name: 'Not Me User', password: 'NotMe@pass1' },
 } as const;
 
 /**

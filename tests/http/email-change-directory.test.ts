@@ -1,6 +1,7 @@
-// E-mail changes of directory accounts (issue 38, item 3): an account that signs in through LDAP / Windows AD proves
-// the change with its directory password, judged by the directory (a real slapd), under the sign-in lockout; a
-// directory that cannot be reached answers 503 and counts nothing. Local-password and code accounts: email-change.test.ts.
+// E-mail changes of directory accounts (issue 38, item 3; since issue 40 through re-authentication): an account that
+// signs in through LDAP / Windows AD proves itself with its directory password, judged by the directory (a real
+// slapd), under the sign-in lockout; a directory that cannot be reached answers 503 and counts nothing. Local-password
+// and code accounts: email-change.test.ts; re-authentication itself: reauth.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -9,12 +10,17 @@ import { clientFrom } from '../kit/captcha';
 import { startSmtpSink, type SmtpSink } from '../kit/smtp';
 import { startSlapd, type TestDirectory } from '../kit/slapd';
 import { setDirectory } from '../../plugins/login/server/directory';
+import { DEFAULT_REAUTH_WINDOW_MINUTES } from '../../server/config';
+import { REAUTH_PATHS } from '../../schemas/reauth';
 
 const REBIND = '/users/ajax/v1/my/emails:rebind';
 const UNBIND = '/individual/proxy/my/email:unbind';
 const CODE = '/users/ajax/v1/my/emails:code';
 const ATTRIBUTES = '/users/ajax/v1/my/attributes:bind';
 const PASSWORD = '/users/ajax/v1/my/password';
+const REAUTH = REAUTH_PATHS.my;
+/** Past the re-authentication window of a sign-in (or of the last proof). */
+const STALE_MS = DEFAULT_REAUTH_WINDOW_MINUTES * 60_000 + 1000;
 
 describe('e-mail change of a directory account', () => {
   let sink: SmtpSink;
@@ -82,6 +88,12 @@ describe('e-mail change of a directory account', () => {
       .map((b) => b.err);
 
   const failures = async (username: string) => (await s.ctx.lockout.state(username)).failures;
+  /** A proof with `password`; a right one's rotated CSRF token is kept, as the web client does. */
+  async function prove(c: Client, password: string) {
+    const a = await c.req('POST', REAUTH, { body: { password } });
+    if (a.status === 200) c.csrf = a.json.csrf_token;
+    return a;
+  }
 
   it('proves with the directory password: the page is told the directory, the old address gets the notice', async () => {
     const lin = await directorySession('ldap', 'lin', d.ldap.users.lin.password);
@@ -92,21 +104,23 @@ describe('e-mail change of a directory account', () => {
       email: 'lin@example.org',
       email_verified: true,
     });
-    // No password: refused, and no code instead (that is for accounts with neither).
+    expect((await lin.req('GET', REAUTH)).json).toMatchObject({ method: 'directory', directory: 'Example LDAP' });
+    s.clock.advance(STALE_MS);
+    // No recent proof: refused, and no code instead (that is for accounts with neither password nor directory).
     const bare = await lin.req('POST', REBIND, { body: { email: 'lin.new@example.net' } });
-    expect([bare.status, bare.json.code]).toEqual([400, 'ProfileEmailDirectoryPasswordRequired']);
+    expect([bare.status, bare.json.code]).toEqual([403, 'ReauthRequired']);
     const code = await lin.req('POST', CODE);
     expect([code.status, code.json.code]).toEqual([400, 'ProfileEmailBindingStatusWrong']);
     expect(sink.mails).toHaveLength(0);
 
     const before = bindsAs(d.ldap.users.lin.dn).length;
-    const ok = await lin.req('POST', REBIND, {
-      body: { email: 'lin.new@example.net', password: d.ldap.users.lin.password },
-    });
-    expect(ok.status, ok.text).toBe(200);
-    expect(ok.json).toMatchObject({ email: 'lin.new@example.net', email_verified: false });
+    const proof = await prove(lin, d.ldap.users.lin.password);
+    expect(proof.status, proof.text).toBe(200);
     // The directory judged it: one more accepted bind as lin.
     expect(bindsAs(d.ldap.users.lin.dn).slice(before)).toEqual([0]);
+    const ok = await lin.req('POST', REBIND, { body: { email: 'lin.new@example.net' } });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json).toMatchObject({ email: 'lin.new@example.net', email_verified: false });
     const [notice] = await Promise.all([sink.waitFor('lin@example.org'), sink.waitFor('lin.new@example.net')]);
     expect(notice.text).toContain('l***@example.net');
     expect(notice.text).not.toContain('lin.new@example.net');
@@ -119,11 +133,11 @@ describe('e-mail change of a directory account', () => {
   it('an AD account proves with its AD password (its link is the objectGUID)', async () => {
     const kwan = await directorySession('ad', 'kwan', d.ad.users.kwan.password);
     expect((await kwan.req('GET', ATTRIBUTES)).json.directory).toBe('Windows AD');
-    const wrong = await kwan.req('POST', UNBIND, { body: { email: 'kwan@corp.example', password: 'Wrong#Pass-9' } });
-    expect([wrong.status, wrong.json.code]).toEqual([400, 'ProfileEmailDirectoryPasswordIncorrect']);
-    const ok = await kwan.req('POST', UNBIND, {
-      body: { email: 'kwan@corp.example', password: d.ad.users.kwan.password },
-    });
+    s.clock.advance(STALE_MS);
+    const wrong = await prove(kwan, 'Wrong#Pass-9');
+    expect([wrong.status, wrong.json.code]).toEqual([400, 'ReauthPasswordIncorrect']);
+    expect((await prove(kwan, d.ad.users.kwan.password)).status).toBe(200);
+    const ok = await kwan.req('POST', UNBIND, { body: { email: 'kwan@corp.example' } });
     expect(ok.status, ok.text).toBe(200);
     expect(ok.json.email).toBeNull();
     expect((await sink.waitFor('kwan@corp.example')).links).toEqual([]);
@@ -133,23 +147,23 @@ describe('e-mail change of a directory account', () => {
 
   it('wrong directory passwords take lockout slots: the 5th locks (sign-in too), the directory judged exactly 5', async () => {
     const mo = await directorySession('ldap', 'mo', d.ldap.users.mo.password);
+    s.clock.advance(STALE_MS);
     const before = bindsAs(d.ldap.users.mo.dn).length;
     const codes: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const a = await mo.req('POST', REBIND, { body: { email: `mo${i}@example.net`, password: `Wrong#Pass-${i}` } });
+      const a = await prove(mo, `Wrong#Pass-${i}`);
       codes.push(`${a.status} ${a.json.code}`);
     }
     expect(codes).toEqual([
-      ...Array(4).fill('400 ProfileEmailDirectoryPasswordIncorrect'),
-      '423 ProfileAccountLocked',
-      '423 ProfileAccountLocked',
+      ...Array(4).fill('400 ReauthPasswordIncorrect'),
+      '423 ReauthAccountLocked',
+      '423 ReauthAccountLocked',
     ]);
     expect(bindsAs(d.ldap.users.mo.dn).slice(before)).toEqual([49, 49, 49, 49, 49]);
     // Locked: the right password is refused unasked, and directory sign-in is locked too.
-    const right = await mo.req('POST', REBIND, {
-      body: { email: 'mo@example.net', password: d.ldap.users.mo.password },
-    });
-    expect([right.status, right.json.code]).toEqual([423, 'ProfileAccountLocked']);
+    const right = await prove(mo, d.ldap.users.mo.password);
+    expect([right.status, right.json.code]).toEqual([423, 'ReauthAccountLocked']);
+    expect((await mo.req('POST', REBIND, { body: { email: 'mo@example.net' } })).json.code).toBe('ReauthRequired');
     const signIn = await clientFrom(s.url).req('POST', '/users/ajax/login', {
       body: { username: 'mo', password: d.ldap.users.mo.password, method: 'ldap' },
     });
@@ -164,15 +178,12 @@ describe('e-mail change of a directory account', () => {
 
   it('20 parallel wrong directory passwords: the directory judges 5, 4 answer incorrect and 16 locked', async () => {
     const lin2 = await directorySession('ldap', 'lin2', d.ldap.users.lin2.password);
+    s.clock.advance(STALE_MS);
     const before = bindsAs(d.ldap.users.lin2.dn).length;
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        lin2.req('POST', REBIND, { body: { email: `l${i}@example.net`, password: `Wrong#Pass-${i}` } }),
-      ),
-    );
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => prove(lin2, `Wrong#Pass-${i}`)));
     const codes = answers.map((a) => a.json.code);
-    expect(codes.filter((c) => c === 'ProfileEmailDirectoryPasswordIncorrect')).toHaveLength(4);
-    expect(codes.filter((c) => c === 'ProfileAccountLocked')).toHaveLength(16);
+    expect(codes.filter((c) => c === 'ReauthPasswordIncorrect')).toHaveLength(4);
+    expect(codes.filter((c) => c === 'ReauthAccountLocked')).toHaveLength(16);
     expect(bindsAs(d.ldap.users.lin2.dn).slice(before)).toEqual([49, 49, 49, 49, 49]);
     await s.ctx.lockout.unlock('lin2');
   });
@@ -206,34 +217,38 @@ describe('e-mail change of a directory account', () => {
     // The directory judged both: one refused and one accepted bind as sam.
     expect(bindsAs(d.ldap.users.sam.dn).slice(before)).toEqual([49, 0]);
     expect((await s.ctx.lockout.state('sam', 'marked')).failures).toBe(0);
-    const withLocal = await sam.req('POST', REBIND, { body: { email: 'thief@evil.example', password: 'Local#Pass1' } });
-    expect([withLocal.status, withLocal.json.code]).toEqual([400, 'ProfileEmailDirectoryPasswordIncorrect']);
-    const ok = await sam.req('POST', REBIND, {
-      body: { email: 'sam.new@example.net', password: d.ldap.users.sam.password },
-    });
+    // The local password proves nothing: the directory's judges sam's proofs.
+    s.clock.advance(STALE_MS);
+    expect((await sam.req('GET', REAUTH)).json.method).toBe('directory');
+    const withLocal = await prove(sam, 'Local#Pass1');
+    expect([withLocal.status, withLocal.json.code]).toEqual([400, 'ReauthPasswordIncorrect']);
+    expect((await sam.req('POST', REBIND, { body: { email: 'thief@evil.example' } })).status).toBe(403);
+    expect((await prove(sam, d.ldap.users.sam.password)).status).toBe(200);
+    const ok = await sam.req('POST', REBIND, { body: { email: 'sam.new@example.net' } });
     expect(ok.status, ok.text).toBe(200);
     await s.ctx.lockout.unlock('sam');
   });
 
   it('a directory that cannot be reached answers 503 in the reader’s language and counts no slot', async () => {
     const tao = await directorySession('ldap', 'tao', d.ldap.users.tao.password);
+    s.clock.advance(STALE_MS);
     await d.stop();
     try {
       for (const [language, message] of [
-        ['en-US', 'The directory cannot be reached, so your password cannot be checked. Please try again later.'],
-        ['zh-CN', '无法连接目录服务，暂时无法验证密码，请稍后重试。'],
+        ['en-US', 'The directory cannot check your password right now. Please try again later.'],
+        ['zh-CN', '目录服务暂时无法验证密码，请稍后再试。'],
       ]) {
         const started = Date.now();
-        const a = await tao.req('POST', REBIND, {
-          body: { email: 'tao.new@example.net', password: d.ldap.users.tao.password },
+        const a = await tao.req('POST', REAUTH, {
+          body: { password: d.ldap.users.tao.password },
           headers: { 'accept-language': language },
         });
         expect(Date.now() - started).toBeLessThan(5000);
-        expect([a.status, a.json.code, a.json.message]).toEqual([503, 'ProfileEmailDirectoryUnavailable', message]);
+        expect([a.status, a.json.code, a.json.message]).toEqual([503, 'ReauthDirectoryUnavailable', message]);
       }
       // Wrong or right, a directory that is down is not the person failing.
       for (let i = 0; i < 5; i++) {
-        const a = await tao.req('POST', REBIND, { body: { email: 'tao.new@example.net', password: `Wrong#${i}` } });
+        const a = await prove(tao, `Wrong#${i}`);
         expect(a.status).toBe(503);
       }
       // Nor can a first password be proven while it is down.
@@ -250,9 +265,8 @@ describe('e-mail change of a directory account', () => {
     } finally {
       await d.restart();
     }
-    const ok = await tao.req('POST', REBIND, {
-      body: { email: 'tao.new@example.net', password: d.ldap.users.tao.password },
-    });
+    expect((await prove(tao, d.ldap.users.tao.password)).status).toBe(200);
+    const ok = await tao.req('POST', REBIND, { body: { email: 'tao.new@example.net' } });
     expect(ok.status, ok.text).toBe(200);
     await sink.waitFor('tao@example.org');
   });
@@ -290,8 +304,8 @@ describe('e-mail change of a directory account', () => {
       email: 'ivy@example.org',
       email_verified: true,
     });
-    // A change in the settings, proven with the directory password: it stands, unverified, until the next sign-in.
-    const moved = await ivy.req('POST', REBIND, { body: { email: 'ivy.home@example.net', password } });
+    // A change in the settings (the sign-in is the recent proof): it stands, unverified, until the next sign-in.
+    const moved = await ivy.req('POST', REBIND, { body: { email: 'ivy.home@example.net' } });
     expect(moved.status, moved.text).toBe(200);
     const activation = await sink.waitFor('ivy.home@example.net');
     const token = new URL(activation.links[0]).searchParams.get('token')!;
@@ -319,20 +333,21 @@ describe('e-mail change of a directory account', () => {
     const password = await addPerson('jun', null);
     const jun = await directorySession('ldap', 'jun', password);
     expect((await jun.req('GET', ATTRIBUTES)).json).toMatchObject({ directory: 'Example LDAP', email: null });
-    const bound = await jun.req('POST', '/users/ajax/v1/my/emails:bind', {
-      body: { email: 'jun@example.net', password },
-    });
+    const bound = await jun.req('POST', '/users/ajax/v1/my/emails:bind', { body: { email: 'jun@example.net' } });
     expect(bound.status, bound.text).toBe(200);
     const again = await directorySession('ldap', 'jun', password);
     expect((await again.req('GET', '/individual/proxy/me')).json.email).toBe('jun@example.net');
   });
 
-  it('a local account is asked its own password as before, and is told of no directory', async () => {
+  it('a local account proves with its own password, and is told of no directory', async () => {
     const { alice } = await s.signIn('alice');
     expect((await alice.req('GET', ATTRIBUTES)).json).toMatchObject({ has_password: true, directory: null });
+    expect((await alice.req('GET', REAUTH)).json).toMatchObject({ method: 'password', directory: null });
+    s.clock.advance(STALE_MS);
     const bare = await alice.req('POST', REBIND, { body: { email: 'alice2@example.org' } });
-    expect([bare.status, bare.json.code]).toEqual([400, 'ProfileEmailPasswordRequired']);
-    const ok = await alice.req('POST', REBIND, { body: { email: 'alice2@example.org', password: 'Secret#123' } });
+    expect([bare.status, bare.json.code]).toEqual([403, 'ReauthRequired']);
+    expect((await prove(alice, 'Secret#123')).status).toBe(200);
+    const ok = await alice.req('POST', REBIND, { body: { email: 'alice2@example.org' } });
     expect(ok.status, ok.text).toBe(200);
   });
 });

@@ -1,14 +1,19 @@
-// E-mail changes need the account's proof (issue 38, item 3): a stolen session cannot move the account's e-mail (and
-// with it password recovery) elsewhere; the old address is told; the inbox keeps the change; no address oracle.
+// E-mail changes need the account's proof (issue 38, item 3; since issue 40 the session's recent proof, the
+// re-authentication of reauth.test.ts): a stolen session cannot move the account's e-mail (and with it password
+// recovery) elsewhere; the old address is told; the inbox keeps the change; no address oracle.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client, INBOX, useTestServer } from '../kit/server';
 import { startSmtpSink, type SmtpSink } from '../kit/smtp';
 import { SESSION_COOKIE } from '../../server/auth/sessions';
+import { DEFAULT_REAUTH_WINDOW_MINUTES } from '../../server/config';
+import { REAUTH_PATHS } from '../../schemas/reauth';
 
 const REBIND = '/users/ajax/v1/my/emails:rebind';
 const BIND = '/users/ajax/v1/my/emails:bind';
 const UNBIND = '/individual/proxy/my/email:unbind';
 const CODE = '/users/ajax/v1/my/emails:code';
+/** Past the re-authentication window of a sign-in (or of the last proof). */
+const STALE_MS = DEFAULT_REAUTH_WINDOW_MINUTES * 60_000 + 1000;
 
 describe('e-mail change', () => {
   let sink: SmtpSink;
@@ -36,24 +41,33 @@ describe('e-mail change', () => {
   });
   const mailsTo = (to: string) => sink.mails.filter((m) => m.to.includes(to));
 
-  it('a stolen session cannot move the e-mail without the password; the old address and the inbox keep the change', async () => {
+  it('a left-open session cannot move the e-mail without proving again; the old address and the inbox keep the change', async () => {
     const { alice } = await s.signIn('alice');
-    // Before: emails:rebind needed nothing but the session.
+    s.clock.advance(STALE_MS);
+    // Before issue 38: emails:rebind needed nothing but the session. Now a recent proof.
     const bare = await alice.req('POST', REBIND, { body: { email: 'thief@evil.example' } });
-    expect([bare.status, bare.json.code]).toEqual([400, 'ProfileEmailPasswordRequired']);
-    const wrong = await alice.req('POST', REBIND, { body: { email: 'thief@evil.example', password: 'Guess#0001' } });
-    expect([wrong.status, wrong.json.code]).toEqual([400, 'ProfileEmailPasswordIncorrect']);
+    expect([bare.status, bare.json.code]).toEqual([403, 'ReauthRequired']);
+    // The password no longer rides along in the body: the proof is re-authentication's.
+    const withPassword = await alice.req('POST', REBIND, {
+      body: { email: 'thief@evil.example', password: 'Secret#123' },
+    });
+    expect(withPassword.status).toBe(403);
+    const wrong = await alice.req('POST', REAUTH_PATHS.my, { body: { password: 'Guess#0001' } });
+    expect([wrong.status, wrong.json.code]).toEqual([400, 'ReauthPasswordIncorrect']);
     // Unbinding (then binding afresh) is no way around it.
     const unbind = await alice.req('POST', UNBIND, { body: { email: 'alice@example.com' } });
-    expect([unbind.status, unbind.json.code]).toEqual([400, 'ProfileEmailPasswordRequired']);
+    expect([unbind.status, unbind.json.code]).toEqual([403, 'ReauthRequired']);
     expect(sink.mails).toHaveLength(0);
     expect((await alice.req('GET', '/individual/proxy/me')).json).toMatchObject({
       email: 'alice@example.com',
       email_verified: true,
     });
 
-    // With the password the change goes through; the old address is told, the new one masked, with no link.
-    const ok = await alice.req('POST', REBIND, { body: { email: 'new.alice@example.org', password: 'Secret#123' } });
+    // Proved, the change goes through; the old address is told, the new one masked, with no link.
+    const proof = await alice.req('POST', REAUTH_PATHS.my, { body: { password: 'Secret#123' } });
+    expect(proof.status, proof.text).toBe(200);
+    alice.csrf = proof.json.csrf_token;
+    const ok = await alice.req('POST', REBIND, { body: { email: 'new.alice@example.org' } });
     expect(ok.status, ok.text).toBe(200);
     const [notice] = await Promise.all([sink.waitFor('alice@example.com'), sink.waitFor('new.alice@example.org')]);
     expect(notice.text).toContain('n***@example.org');
@@ -79,19 +93,22 @@ describe('e-mail change', () => {
     expect((await later.req('DELETE', `${INBOX}/${changed.id}`)).status).toBe(200);
   });
 
-  it('wrong passwords take sign-in lockout slots: 20 in parallel, 5 evaluated, then the account is locked', async () => {
+  it('wrong proofs take sign-in lockout slots: 20 in parallel, 5 evaluated, then the account is locked', async () => {
     const { carol } = await s.signIn('carol');
+    s.clock.advance(STALE_MS);
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        carol.req('POST', REBIND, { body: { email: `c${i}@example.org`, password: `Wrong#${1000 + i}` } }),
+        carol.req('POST', REAUTH_PATHS.my, { body: { password: `Wrong#${1000 + i}` } }),
       ),
     );
     const codes = answers.map((a) => a.json.code);
-    expect(codes.filter((c) => c === 'ProfileEmailPasswordIncorrect')).toHaveLength(4);
-    expect(codes.filter((c) => c === 'ProfileAccountLocked')).toHaveLength(16);
-    // Locked: the right password is refused unevaluated, and sign-in is locked too.
-    const right = await carol.req('POST', REBIND, { body: { email: 'c@example.org', password: 'Secret#789' } });
-    expect([right.status, right.json.code]).toEqual([423, 'ProfileAccountLocked']);
+    expect(codes.filter((c) => c === 'ReauthPasswordIncorrect')).toHaveLength(4);
+    expect(codes.filter((c) => c === 'ReauthAccountLocked')).toHaveLength(16);
+    // Locked: the right password is refused unevaluated, the change with it, and sign-in is locked too.
+    const right = await carol.req('POST', REAUTH_PATHS.my, { body: { password: 'Secret#789' } });
+    expect([right.status, right.json.code]).toEqual([423, 'ReauthAccountLocked']);
+    const change = await carol.req('POST', REBIND, { body: { email: 'c@example.org' } });
+    expect([change.status, change.json.code]).toEqual([403, 'ReauthRequired']);
     expect((await new Client(s.url).login('carol', 'Secret#789')).status).toBe(423);
     expect(mailsTo('carol@example.com').map((m) => m.subject)).not.toContain('The email of your account was changed');
     await s.ctx.lockout.unlock('carol');
@@ -130,7 +147,7 @@ describe('e-mail change', () => {
 
   it('"already bound" comes only after the one-mail-a-minute slot, the same for every address', async () => {
     const { bob } = await s.signIn('bob');
-    const probe = (email: string) => bob.req('POST', REBIND, { body: { email, password: 'Secret#456' } });
+    const probe = (email: string) => bob.req('POST', REBIND, { body: { email } });
     const first = await probe('new.alice@example.org');
     expect([first.status, first.json.code]).toEqual([409, 'ProfileEmailAlreadyBound']);
     // Before: a second probe within the minute answered 'already bound' again, mail-free. Now every address gets
@@ -143,18 +160,18 @@ describe('e-mail change', () => {
     expect((await bob.req('GET', '/individual/proxy/me')).json.email).toBe('bob@example.com');
   });
 
-  it('binding a first address needs the password too; a resend to the same unverified address does not', async () => {
+  it('binding a first address needs a recent proof too, and so does a resend', async () => {
     const { bob } = await s.signIn('bob');
-    const gone = await bob.req('POST', UNBIND, { body: { email: 'bob@example.com', password: 'Secret#456' } });
+    const gone = await bob.req('POST', UNBIND, { body: { email: 'bob@example.com' } });
     expect(gone.status, gone.text).toBe(200);
     const removed = await sink.waitFor('bob@example.com');
     expect(removed.links).toEqual([]);
-    s.clock.advance(61_000);
+    s.clock.advance(STALE_MS);
     const bare = await bob.req('POST', BIND, { body: { email: 'bob2@example.org' } });
-    expect(bare.json.code).toBe('ProfileEmailPasswordRequired');
-    expect((await bob.req('POST', BIND, { body: { email: 'bob2@example.org', password: 'Secret#456' } })).status).toBe(
-      200,
-    );
+    expect([bare.status, bare.json.code]).toEqual([403, 'ReauthRequired']);
+    const proof = await bob.req('POST', REAUTH_PATHS.my, { body: { password: 'Secret#456' } });
+    bob.csrf = proof.json.csrf_token;
+    expect((await bob.req('POST', BIND, { body: { email: 'bob2@example.org' } })).status).toBe(200);
     s.clock.advance(61_000);
     expect((await bob.req('POST', BIND, { body: { email: 'bob2@example.org' } })).status).toBe(200);
   });

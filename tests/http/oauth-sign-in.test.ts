@@ -7,6 +7,9 @@ import { Client, useTestServer, type Answer } from '../kit/server';
 import { startOAuthProvider, type TestOAuthProvider } from '../kit/oauth-provider';
 import { expectNoSecrets } from '../kit/secrets';
 import { bindIdentity } from '../../server/services/identities';
+import { sha256 } from '../../server/auth/random';
+import { DEFAULT_REAUTH_WINDOW_MINUTES } from '../../server/config';
+import { REAUTH_PATHS } from '../../schemas/reauth';
 import type { PageConfig } from '../../schemas/page-config';
 import { OAUTH_PROVIDERS, loginErrorPath, type OAuthProvider } from '../../schemas/sign-in';
 import {
@@ -500,6 +503,103 @@ describe('third-party sign-in (OAuth 2.0 code flow with PKCE) against a real Ope
     } finally {
       await configure('dingtalk');
     }
+  });
+
+  describe('re-authentication of a third-party account (a fresh round trip)', () => {
+    const REAUTH = REAUTH_PATHS.my;
+    const STALE_MS = DEFAULT_REAUTH_WINDOW_MINUTES * MINUTE + 1000;
+    const bindEmail = (c: Client) =>
+      call(c, 'POST', '/users/ajax/v1/my/emails:bind', { body: { email: 'tpx@example.org' } });
+    const reauthPath = (provider: OAuthProvider, next?: string) =>
+      `/users/reauth/oauth/${provider}${next ? `?next=${encodeURIComponent(next)}` : ''}`;
+    /** A browser signed in through Lark as the password-less account `tpx` (bound to lark-tpx), its proof stale. */
+    async function staleTpx(): Promise<Client> {
+      if (!s.users.tpx) {
+        await s.seed({ users: { tpx: {} } });
+        await bindIdentity(s.ctx, { username: 'tpx', provider: 'feishu', openId: 'lark-tpx' });
+      }
+      const c = new Client(s.url);
+      expect((await signInVia(c, 'lark', 'lark-tpx')).answer.headers.get('location')).toBe('/users/settings');
+      c.csrf = await csrfOf(c);
+      s.clock.advance(STALE_MS);
+      return c;
+    }
+    /** The CSRF token of the browser's session (the page config gives it to the web app). */
+    async function csrfOf(c: Client): Promise<string> {
+      const row = await s.ctx.db
+        .selectFrom('sessions')
+        .select('csrf_token')
+        .where('id_hash', '=', sha256(c.cookies.get('account_session')!))
+        .executeTakeFirstOrThrow();
+      return row.csrf_token;
+    }
+
+    it('asks the provider to sign its person in afresh; the bound account proves, the session rotates, next is kept', async () => {
+      const c = await staleTpx();
+      const state = await call(c, 'GET', REAUTH, { headers: { 'accept-language': 'en-US' } });
+      expect(state.json).toMatchObject({
+        method: 'provider',
+        provider: { id: 'lark', name: 'Lark' },
+        fresh_until: null,
+      });
+      expect((await bindEmail(c)).json.code).toBe('ReauthRequired');
+
+      const start = await navigate(c, reauthPath('lark', '/users/settings/bindings?x=1'));
+      expect(start.status).toBe(302);
+      const authorize = new URL(start.headers.get('location')!);
+      expect(`${authorize.origin}${authorize.pathname}`).toBe(op.authorizeUrl);
+      expect(authorize.searchParams.get('prompt')).toBe('login');
+      expect(authorize.searchParams.get('max_age')).toBe('0');
+      // The registered callback, as for a sign-in.
+      expect(authorize.searchParams.get('redirect_uri')).toBe(`${s.url}/login/oauth/lark/callback`);
+
+      const old = c.cookies.get('account_session')!;
+      const oldCsrf = c.csrf!;
+      const back = await navigate(c, await atProvider(authorize.href, 'lark-tpx'));
+      expect([back.status, back.headers.get('location')]).toEqual([302, '/users/settings/bindings?x=1']);
+      expect(c.cookies.get('account_session')).not.toBe(old);
+      const stale = new Client(s.url);
+      stale.cookies.set('account_session', old);
+      expect((await me(stale)).status).toBe(401);
+      // The new session, with the old CSRF token: refused; with its own: the change goes through.
+      expect((await bindEmail(c)).status).toBe(403);
+      c.csrf = await csrfOf(c);
+      expect(c.csrf).not.toBe(oldCsrf);
+      expect((await call(c, 'GET', REAUTH)).json.fresh_until).not.toBeNull();
+      const bound = await bindEmail(c);
+      expect(bound.status, bound.text).toBe(200);
+      expect((await me(c)).json.username).toBe('tpx');
+    });
+
+    it('refuses a round trip with another provider account (bound to someone else, or to nobody)', async () => {
+      const c = await staleTpx();
+      const cookie = c.cookies.get('account_session')!;
+      for (const login of ['lark-alice', 'lark-nobody']) {
+        const start = await navigate(c, reauthPath('lark', '/users/settings'));
+        const back = await navigate(c, await atProvider(start.headers.get('location')!, login));
+        expect([login, back.status, back.headers.get('location')]).toEqual([login, 302, loginFailed('lark')]);
+        // Neither a proof nor a sign-in nor a pending bind: the same session, still without a proof.
+        expect(c.cookies.get('account_session')).toBe(cookie);
+        expect(c.cookies.has('account_oauth_bind')).toBe(false);
+        expect((await me(c)).json.username).toBe('tpx');
+        expect((await bindEmail(c)).json.code).toBe('ReauthRequired');
+      }
+      // A sign-in's state cannot complete as a re-authentication either: it signs in (a new session) as before.
+      const signIn = await signInVia(c, 'lark', 'lark-tpx', '/users/settings');
+      expect(signIn.answer.headers.get('location')).toBe('/users/settings');
+      expect(c.cookies.get('account_session')).not.toBe(cookie);
+    });
+
+    it('needs a session, and returns only to a local path', async () => {
+      const none = await navigate(new Client(s.url), reauthPath('lark', '/users/settings'));
+      expect([none.status, none.headers.get('location')]).toEqual([302, s.ctx.edition.paths.relogin]);
+      for (const next of ['https://evil.example.com/steal', '//evil.example.com/', '/\\evil.example.com']) {
+        const c = await staleTpx();
+        const start = await navigate(c, reauthPath('lark', next));
+        const back = await navigate(c, await atProvider(start.headers.get('location')!, 'lark-tpx'));
+        expect([next, back.headers.get('location')]).toEqual([next, '/users/settings']);
+      }
+    });
   });
 
   it('never puts the client secret, a code, a session or a ticket in an answer or a log line', () => {

@@ -55,7 +55,8 @@ export const accessTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       path,
       {
         // Both paths share one budget: creating is cheap for an attacker with a stolen session, costly to clean up.
-        config: { auth: 'session', limit: TOKEN_CREATE_LIMIT },
+        // A new credential needs a recent proof (re-authentication): a left-open session cannot mint one.
+        config: { auth: 'session', reauth: true, limit: TOKEN_CREATE_LIMIT },
         schema: {
           tags,
           summary: legacy

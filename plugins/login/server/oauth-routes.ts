@@ -4,10 +4,13 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../server/context';
 import { AppError, errorResponses } from '../../../server/errors';
 import { sessionCookieName } from '../../../server/auth/sessions';
+import { recordProof } from '../../../server/auth/reauth';
+import { REAUTH_PATHS } from '../../../schemas/reauth';
 import { SuccessSchema } from '../../../schemas/common';
 import { isOAuthProvider, loginErrorPath, oauthCallbackPath, type OAuthProvider } from '../../../schemas/sign-in';
 import { NEXT_URL_MAX, PendingBindSchema, type PendingBind } from '../contract';
 import { noteSignIn } from './devices';
+import { safeNextUrl } from './service';
 import { readMarks, rotateMark } from './device-mark';
 import {
   OAUTH_BIND_COOKIE,
@@ -42,6 +45,12 @@ const CallbackQuerySchema = Type.Object({
   error: Type.Optional(Type.String({ maxLength: 256 })),
   error_description: Type.Optional(Type.String({ maxLength: 2048 })),
 });
+
+/** Where a re-authentication round trip returns: `next` when it is a local path of this service, else the settings. */
+function reauthLanding(ctx: AppContext, next: string | null | undefined): string {
+  const safe = next ? safeNextUrl(next, ctx) : null;
+  return safe && safe.startsWith('/') && !safe.startsWith('//') ? safe : OAUTH_DEFAULT_LANDING;
+}
 
 /** Options of the pending-bind cookie (whole site: the login page reads it through the API). */
 function bindCookieOptions(ctx: AppContext) {
@@ -119,6 +128,38 @@ export const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
+    REAUTH_PATHS.provider,
+    {
+      config: { auth: 'public', limit: { name: 'oauth-start', perAddress: OAUTH_STARTS_PER_ADDRESS_MINUTE } },
+      schema: {
+        tags: ['login'],
+        summary:
+          'Re-authentication of a signed-in third-party account: a redirect to its provider asking it to sign the ' +
+          'person in afresh (prompt=login, max_age=0); the callback takes only the account bound to this session’s ' +
+          'own account, then rotates the session and returns to `next` (a local path). Without a session: the ' +
+          'sign-in page',
+        params: ProviderParamsSchema,
+        querystring: StartQuerySchema,
+      },
+    },
+    async (req, reply) => {
+      const { provider } = req.params;
+      if (!req.session) return reply.redirect(ctx.edition.paths.relogin);
+      if (!isOAuthProvider(provider)) return reply.redirect(loginErrorPath('notSupported'));
+      const started = await startOAuth(ctx, {
+        provider,
+        next: reauthLanding(ctx, req.query.next),
+        redirectUri: redirectUriOf(ctx, req, provider),
+        browserNonce: req.cookies?.[OAUTH_STATE_COOKIE],
+        reauth: true,
+      });
+      if (started.kind === 'notSupported') return reply.redirect(loginErrorPath('notSupported', provider));
+      reply.setCookie(OAUTH_STATE_COOKIE, started.browserNonce, stateCookieOptions);
+      return reply.redirect(started.location);
+    },
+  );
+
+  app.get(
     '/login/oauth/:provider/callback',
     {
       config: { auth: 'public', limit: { name: 'oauth-callback', perAddress: OAUTH_STARTS_PER_ADDRESS_MINUTE } },
@@ -148,6 +189,23 @@ export const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
           redirectUri: redirectUriOf(ctx, req, provider),
         });
         if (outcome.kind === 'failed') return fail(outcome.type, outcome.reason);
+        if (outcome.kind === 'reauth') {
+          // Only the provider account bound to this session's own account proves it: another person's (or an
+          // unbound) account proves nothing, and nothing is bound or signed in here.
+          const session = req.session;
+          if (!session || outcome.userId !== session.user.id) {
+            if (session)
+              await ctx.events.emit({
+                type: 'reauth.failed',
+                method: provider,
+                reason: 'third-party-refused',
+                to: { userId: session.user.id },
+              });
+            return fail('loginFailed', 'the re-authenticating account is not bound to the session’s account');
+          }
+          await recordProof(ctx, req, reply, provider);
+          return reply.redirect(reauthLanding(ctx, outcome.next));
+        }
         if (outcome.kind === 'unbound') {
           const ticket = await createPendingBind(ctx, {
             provider,

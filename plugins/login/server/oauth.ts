@@ -263,12 +263,20 @@ const NONCE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 export type OAuthStart = { kind: 'redirect'; location: string; browserNonce: string } | { kind: 'notSupported' };
 
 /**
+ * The state row's provider of a re-authentication round trip (`reauth:lark`): a sign-in's callback never takes it for
+ * a sign-in, nor a re-authentication's a sign-in's state (both come back to the one registered callback).
+ */
+const reauthStateOf = (provider: OAuthProvider) => `reauth:${provider}`;
+
+/**
  * Starts a sign-in: a fresh state and PKCE verifier stored with the browser's nonce (the one it has when it looks
- * right, so sign-ins started in two tabs both complete) and the validated `next`; the authorize URL to go to.
+ * right, so sign-ins started in two tabs both complete) and the validated `next`; the authorize URL to go to. With
+ * `reauth` it is a re-authentication of a signed-in account: the provider is asked to sign its person in afresh
+ * (`prompt=login`, `max_age=0`), whatever session it has of them.
  */
 export async function startOAuth(
   ctx: AppContext,
-  input: { provider: OAuthProvider; next?: string; redirectUri: string; browserNonce?: string },
+  input: { provider: OAuthProvider; next?: string; redirectUri: string; browserNonce?: string; reauth?: boolean },
 ): Promise<OAuthStart> {
   const usable = await usableProvider(ctx, input.provider);
   if (!usable) return { kind: 'notSupported' };
@@ -284,7 +292,7 @@ export async function startOAuth(
     .values({
       state_hash: sha256(state),
       browser_hash: sha256(browserNonce),
-      provider: input.provider,
+      provider: input.reauth ? reauthStateOf(input.provider) : input.provider,
       code_verifier: verifier,
       next_url: safeNextUrl(input.next, ctx),
       expires_at: ctx.clock.now().getTime() + OAUTH_STATE_TTL_MS,
@@ -298,6 +306,10 @@ export async function startOAuth(
   url.searchParams.set('state', state);
   url.searchParams.set('code_challenge', challenge);
   url.searchParams.set('code_challenge_method', 'S256');
+  if (input.reauth) {
+    url.searchParams.set('prompt', 'login');
+    url.searchParams.set('max_age', '0');
+  }
   return { kind: 'redirect', location: url.href, browserNonce };
 }
 
@@ -313,9 +325,13 @@ export interface OAuthCallbackInput {
   redirectUri: string;
 }
 
-/** How a callback ends: a bound account (sign it in), an unbound one (a pending bind), or a failure page. */
+/**
+ * How a callback ends: a bound account (sign it in), an unbound one (a pending bind), a re-authentication's account
+ * (the user it is bound to, or null; the route compares it with the session's), or a failure page.
+ */
 export type OAuthOutcome =
   | { kind: 'signedIn'; userId: string; next: string | null }
+  | { kind: 'reauth'; userId: string | null; next: string | null }
   | { kind: 'unbound'; openId: string; name: string }
   | { kind: 'failed'; type: LoginErrorType; reason: string };
 
@@ -334,10 +350,10 @@ export async function finishOAuth(ctx: AppContext, input: OAuthCallbackInput): P
   const taken = await ctx.db
     .deleteFrom('oauth_states')
     .where('state_hash', '=', sha256(input.state))
-    .where('provider', '=', input.provider)
+    .where('provider', 'in', [input.provider, reauthStateOf(input.provider)])
     .where('browser_hash', '=', sha256(input.browserNonce))
     .where('expires_at', '>', ctx.clock.now().getTime())
-    .returning(['code_verifier', 'next_url'])
+    .returning(['code_verifier', 'next_url', 'provider'])
     .executeTakeFirst();
   if (!taken) return failed('state unknown, used, expired, or started in another browser');
   if (input.error) return failed(`the provider answered error "${input.error.replace(/[^\w.-]/g, '?').slice(0, 64)}"`);
@@ -388,6 +404,8 @@ export async function finishOAuth(ctx: AppContext, input: OAuthCallbackInput): P
     .where('identities.credential', '=', identityProviderOf(input.provider))
     .where('identities.open_id', '=', openId)
     .executeTakeFirst();
+  if (taken.provider !== input.provider)
+    return { kind: 'reauth', userId: bound?.user_id ?? null, next: taken.next_url };
   if (bound) return { kind: 'signedIn', userId: bound.user_id, next: taken.next_url };
   return { kind: 'unbound', openId, name };
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, errorResponses } from '../../../server/errors';
 import { sessionCookieName } from '../../../server/auth/sessions';
 import { safeEqual } from '../../../server/auth/random';
+import { requireFreshProofToChangePassword } from '../../../server/auth/reauth';
 import { toMe } from '../../../server/routes/core';
 import type { SessionUser } from '../../../server/context';
 import { SuccessSchema } from '../../../schemas/common';
@@ -164,7 +165,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['login'],
         summary:
-          'Change the password (also the forced change after sign-in); ends the other sessions. A first password ' +
+          'Change the password (also the forced change after sign-in); ends the other sessions. Changing an existing ' +
+          'password needs a recent proof (403 ReauthRequired; re-authentication). A first password ' +
           'needs what an e-mail change needs: a directory account its directory password (old_password), an ' +
           'account with an address the code mailed there (code; emails:code with purpose password). A wrong ' +
           'current password, directory password or code counts as a failed sign-in: the 5th locks the account ' +
@@ -176,6 +178,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const s = req.session!;
+      // Asked before anything is judged: a change of the password needs a recent proof; a first one its own.
+      await requireFreshProofToChangePassword(ctx, s);
       const marks = await readMarks(ctx, req);
       await changePassword(ctx, {
         userId: s.user.id,

@@ -53,6 +53,7 @@ export interface OAuthProvidersTable {
 export interface OAuthStatesTable {
   state_hash: string;
   browser_hash: string;
+  /** The provider; `reauth:<provider>` for a signed-in account's re-authentication round trip. */
   provider: string;
   code_verifier: string;
   next_url: string | null;

@@ -32,7 +32,8 @@ export const packagesCredentialRoutes: FastifyPluginAsyncTypebox = async (app) =
   app.post(
     '/uiless/proxy/package/api/external/users/user/password',
     {
-      config: { auth: 'session' },
+      // A new password is a new credential: it needs a recent proof (re-authentication).
+      config: { auth: 'session', reauth: true },
       // The web client may post no body at all.
       preValidation: async (req) => {
         req.body ??= {};

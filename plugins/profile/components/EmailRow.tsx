@@ -21,27 +21,24 @@ export interface EmailRowProps {
 // antd's preset tag colours are below WCAG AA contrast at 12 px; these keep the hues, darker.
 const TAG = { marginInlineStart: 8 } as const;
 
-/** What the e-mail dialog asks: the address (not when unbinding) and the proof of the account. */
+/** What the e-mail dialog asks: the address (not when unbinding) and, without a password, the mailed code. */
 interface EmailFormValues {
   email: string;
-  password?: string;
   code?: string;
 }
 
 /**
- * Notification e-mail: none → bound but not verified (resend with countdown) → verified; modify and unbind. A
- * change asks the directory's password (an account that signs in through one), else the current password, or (an
- * account without one) a code mailed to the current address.
+ * Notification e-mail: none → bound but not verified (resend with countdown) → verified; modify and unbind. Who is
+ * asking is proved by re-authentication (the core's dialog asks for the password when the service wants a proof);
+ * an account without a password of its own or its directory's also gives a code mailed to its current address.
  */
 export const EmailRow = observer(function EmailRow({ store, email, verified, notify }: EmailRowProps) {
   const intl = useIntl();
   const [editing, setEditing] = useState<'bind' | 'rebind' | 'unbind' | null>(null);
   const [form] = Form.useForm<EmailFormValues>();
   const seconds = useSecondsUntil(store.resendAvailableAt);
-  // The proof a change needs: the directory's password for a directory account, the password when the account has
-  // one, else a code to the current address.
-  const directory = store.directory;
-  const proof = directory !== null ? 'directory' : store.hasPassword ? 'password' : email ? 'code' : null;
+  // The mailbox proof of an account without a password (its own or its directory's): a code to the current address.
+  const needsCode = store.directory === null && !store.hasPassword && !!email;
 
   const close = () => {
     setEditing(null);
@@ -50,7 +47,7 @@ export const EmailRow = observer(function EmailRow({ store, email, verified, not
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v || !editing) return;
-    const given = { password: v.password || undefined, code: v.code?.trim() || undefined };
+    const given = { code: v.code?.trim() || undefined };
     const r =
       editing === 'unbind' ? await store.unbindEmail(given) : await store.sendActivation(editing, v.email, given);
     notify(r, editing === 'unbind' ? 'profile.email.unbindSuccess' : 'profile.email.sent');
@@ -177,32 +174,7 @@ export const EmailRow = observer(function EmailRow({ store, email, verified, not
               </Form.Item>
             </>
           )}
-          {proof === 'password' && (
-            <Form.Item
-              name="password"
-              label={<FormattedMessage id="profile.email.currentPassword" />}
-              extra={<FormattedMessage id="profile.email.proofHint" />}
-              rules={[{ required: true, message: intl.formatMessage({ id: 'profile.email.currentPasswordRequired' }) }]}
-            >
-              <Input.Password autoComplete="current-password" data-testid="profile-email-password" />
-            </Form.Item>
-          )}
-          {proof === 'directory' && (
-            <Form.Item
-              name="password"
-              label={<FormattedMessage id="profile.email.directoryPassword" values={{ directory }} />}
-              extra={<FormattedMessage id="profile.email.directoryProofHint" values={{ directory }} />}
-              rules={[
-                {
-                  required: true,
-                  message: intl.formatMessage({ id: 'profile.email.directoryPasswordRequired' }, { directory }),
-                },
-              ]}
-            >
-              <Input.Password autoComplete="current-password" data-testid="profile-email-password" />
-            </Form.Item>
-          )}
-          {proof === 'code' && (
+          {needsCode && (
             <MailedCodeField
               sentTo={store.codeSentTo}
               hint={<FormattedMessage id="profile.email.codeHint" />}

@@ -80,7 +80,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ip: req.ip,
     log: req.log,
   });
-  const proofOf = (body: { password?: string; code?: string }) => ({ password: body.password, code: body.code });
+  const proofOf = (body: { code?: string }) => ({ code: body.code });
 
   app.put(
     '/individual/proxy/me',
@@ -272,12 +272,13 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/ajax/v1/my/emails::bind',
     {
-      config: { auth: 'session', limit: ACTIVATION_MAIL_LIMIT },
+      config: { auth: 'session', reauth: true, limit: ACTIVATION_MAIL_LIMIT },
       schema: {
         tags: ['profile'],
         summary:
-          'Bind a notification e-mail (or resend for the same unverified one); sends the activation mail. A new ' +
-          'address needs the current password (or, without one, the code from emails:code)',
+          'Bind a notification e-mail (or resend for the same unverified one); sends the activation mail. Needs a ' +
+          'recent proof (403 ReauthRequired); a new address of an account without a password also the code from ' +
+          'emails:code',
         body: EmailBodySchema,
         response: emailResponse,
       },
@@ -288,12 +289,13 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/ajax/v1/my/emails::rebind',
     {
-      config: { auth: 'session', limit: ACTIVATION_MAIL_LIMIT },
+      config: { auth: 'session', reauth: true, limit: ACTIVATION_MAIL_LIMIT },
       schema: {
         tags: ['profile'],
         summary:
-          'Change the bound e-mail with the current password (without one: the code from emails:code); the new one ' +
-          'is unverified until its activation link is opened, and the old one is told (the new one masked)',
+          'Change the bound e-mail: needs a recent proof (403 ReauthRequired; without a password also the code from ' +
+          'emails:code); the new one is unverified until its activation link is opened, and the old one is told (the ' +
+          'new one masked)',
         body: EmailBodySchema,
         response: emailResponse,
       },
@@ -321,12 +323,12 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/individual/proxy/my/email::unbind',
     {
-      config: { auth: 'session' },
+      config: { auth: 'session', reauth: true },
       schema: {
         tags: ['profile'],
         summary:
-          'Remove the bound e-mail (must name it; the current password or the code from emails:code); it stops ' +
-          'receiving notification mail and is told',
+          'Remove the bound e-mail (must name it; a recent proof, 403 ReauthRequired; without a password also the ' +
+          'code from emails:code); it stops receiving notification mail and is told',
         body: EmailBodySchema,
         response: emailResponse,
       },

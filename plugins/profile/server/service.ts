@@ -232,9 +232,11 @@ export interface MailOrigin {
   log: { warn(obj: object, msg: string): void };
 }
 
-/** What proves an e-mail change: the current password, or the code mailed to the current address. */
+/**
+ * What an e-mail change carries besides the session's recent proof (re-authentication): for an account without a
+ * password of its own or its directory's, the code mailed to its current address.
+ */
 export interface EmailProof {
-  password?: string;
   code?: string;
 }
 
@@ -287,23 +289,15 @@ const NOTICE_TEXT: Record<ServerLocale, { subject: string; body: (to: string | n
   },
 };
 
-/** How an account proves an e-mail change, and the codes of a missing and a wrong proof. */
-type ProofKind = 'directory' | 'password' | 'code';
-const PROOF_CODES = {
-  directory: { missing: 'ProfileEmailDirectoryPasswordRequired', wrong: 'ProfileEmailDirectoryPasswordIncorrect' },
-  password: { missing: 'ProfileEmailPasswordRequired', wrong: 'ProfileEmailPasswordIncorrect' },
-  code: { missing: 'ProfileEmailCodeRequired', wrong: 'ProfileEmailCodeIncorrect' },
-} as const;
-
 /**
- * Judges the proof of an e-mail change under the account's sign-in lockout, as the password change does: the
- * attempt takes a slot before the password (or code) is evaluated, a wrong one keeps it, the 5th locks the account
- * (sign-in included) for an hour and tells the owner, a right one clears the count; while locked nothing is
- * evaluated (423). An account that signs in through a directory proves with its directory password (first, so a
- * local password set with a stolen session proves nothing there; a directory that cannot judge gives the slot back
- * and answers 503); else one with a password proves with it; one without, with the code mailed to its current
- * address; one with neither has nothing to prove with. Counted in the sign-in lock of browsers without the
- * account's device mark (the profile slice does not read the login slice's marks).
+ * The mailbox proof of an e-mail change by an account without a password of its own or its directory's: the code
+ * mailed to its current address (`emails:code`), judged under the account's sign-in lockout as the password change
+ * does: the attempt takes a slot before the code is evaluated, a wrong one keeps it, the 5th locks the account (sign-in
+ * included) for an hour and tells the owner, a right one clears the count; while locked nothing is evaluated (423).
+ * Who is asking is proved by re-authentication (the routes' `reauth`: the password, the directory's password, or a
+ * round trip to the provider, within the last minutes); an account with a password or a directory has nothing more
+ * to give, one without an address nothing to give. Counted in the sign-in lock of browsers without the account's
+ * device mark (the profile slice does not read the login slice's marks).
  */
 async function proveChange(
   ctx: AppContext,
@@ -312,50 +306,21 @@ async function proveChange(
   proof: EmailProof,
   origin: Pick<MailOrigin, 'ip' | 'log'>,
 ) {
-  const directories = ctx.directoryPasswords;
-  let kind: ProofKind;
-  let check: () => Promise<boolean>;
-  if (directories && (await directories.sourceOf(userId))) {
-    kind = 'directory';
-    check = async () => {
-      const verdict = await directories.verify(userId, proof.password!, origin.log);
-      // The directory could not judge (down, or no longer the account's): nothing was evaluated.
-      if (verdict === 'unavailable' || verdict === 'not-directory') throw new DirectoryCannotJudge();
-      return verdict === 'ok';
-    };
-  } else if (user.password_hash) {
-    kind = 'password';
-    const hash = user.password_hash;
-    check = () => ctx.hasher.verify(hash, proof.password!);
-  } else if (user.email) {
-    kind = 'code';
-    // A code proves one change: a right one is spent by the check.
-    check = () => takeEmailCode(ctx, userId, 'email', proof.code!);
-  } else {
-    return;
-  }
-  if (!(kind === 'code' ? proof.code : proof.password)) throw new AppError(400, PROOF_CODES[kind].missing);
+  if (user.password_hash || !user.email) return;
+  if (ctx.directoryPasswords && (await ctx.directoryPasswords.sourceOf(userId))) return;
+  if (!proof.code) throw new AppError(400, 'ProfileEmailCodeRequired');
+  const code = proof.code;
   const slot = await ctx.lockout.reserve(user.username, true);
   if (slot.kind !== 'granted') throw new AppError(423, 'ProfileAccountLocked');
-  let right: boolean;
-  try {
-    right = await check();
-  } catch (e) {
-    await ctx.lockout.release(user.username, slot.slot);
-    if (e instanceof DirectoryCannotJudge) throw new AppError(503, 'ProfileEmailDirectoryUnavailable');
-    throw e;
-  }
-  if (!right) {
-    if (slot.slot < LOCK_AT_FAILURES) throw new AppError(400, PROOF_CODES[kind].wrong);
+  // A code proves one change: a right one is spent by the check.
+  if (!(await takeEmailCode(ctx, userId, 'email', code))) {
+    if (slot.slot < LOCK_AT_FAILURES) throw new AppError(400, 'ProfileEmailCodeIncorrect');
     const until = ctx.clock.now().getTime() + LOCK_DURATION_MS;
     await ctx.events.emit({ type: 'account.locked', until, address: origin.ip, lock: 'unmarked', to: { userId } });
     throw new AppError(423, 'ProfileAccountLocked');
   }
   await ctx.lockout.succeeded(user.username);
 }
-
-/** The account's directory could not judge its password; the attempt's lockout slot is given back. */
-class DirectoryCannotJudge extends Error {}
 
 /** Tells the address that was bound that it no longer is, naming the new one masked; no link to follow. */
 async function noticeToOldAddress(ctx: AppContext, old: string, next: string | null, origin: MailOrigin) {

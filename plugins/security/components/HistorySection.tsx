@@ -42,7 +42,12 @@ export const HistorySection = observer(function HistorySection({ store, toast }:
       render: (_, e) => {
         const sentence = historySentence(e, t);
         return (
-          <span data-testid="security-history-event" data-kind={e.kind} style={{ overflowWrap: 'anywhere' }}>
+          // A long name (a token's, up to 200 characters) wraps instead of widening the table.
+          <span
+            data-testid="security-history-event"
+            data-kind={e.kind}
+            style={{ display: 'block', minWidth: 160, maxWidth: 420, overflowWrap: 'anywhere' }}
+          >
             <FormattedMessage id={sentence.id} values={sentence.values} />
           </span>
         );

@@ -112,7 +112,8 @@ export const SessionsSection = observer(function SessionsSection({ store, now, l
       key: 'actions',
       render: (_, s) =>
         s.current ? (
-          <Typography.Text type="secondary">
+          // Lined up with the other rows' link buttons (their padding).
+          <Typography.Text type="secondary" style={{ paddingInline: 7 }}>
             <FormattedMessage id="security.sessions.thisOne" />
           </Typography.Text>
         ) : (

@@ -233,7 +233,7 @@ describe('security page', () => {
     expect([...result.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
       '1 other session signed out',
       '3 personal access tokens revoked',
-      'Artifact repository password reset',
+      'Artifact repository password replaced: reset it again on the artifact repository credential page to get one you can use',
       'Your account is locked until an administrator unlocks it',
     ]);
     expect(view.backend.callsTo(`POST ${PATHS.notMe}`).map((c) => c.body)).toEqual([{ lock: true }]);

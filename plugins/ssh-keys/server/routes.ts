@@ -36,7 +36,8 @@ export const sshKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.post(
       base,
       {
-        config: { auth: 'session' },
+        // A new key needs a recent proof (re-authentication): a left-open session cannot add one.
+        config: { auth: 'session', reauth: true },
         schema: {
           tags: ['ssh-keys'],
           summary: 'Adds an RSA (≥ 2048 bits) or ed25519 public key; the same key twice (anyone’s) is 409',
