@@ -50,10 +50,9 @@ const ANTD_LOCALES = {
 
 /** antd's texts of `locale`; undefined when they could not be loaded (antd's English defaults then). */
 export const loadAntdTexts = (locale: SupportedLocale): Promise<AntdLocale | undefined> =>
-  ANTD_LOCALES[locale]().then(
-    (m) => m.default,
-    () => undefined,
-  );
+  ANTD_LOCALES[locale]()
+    .then((m) => m.default)
+    .catch(() => undefined);
 
 /** Every text a page shows in one language: the app's catalogue and antd's own. */
 export interface LocaleTexts {

@@ -1,5 +1,4 @@
-import { ConfigProvider } from 'antd';
-import type { ConfigProviderProps } from 'antd';
+import { ConfigProvider, type ConfigProviderProps } from 'antd';
 import type { ReactNode } from 'react';
 import { edition } from '../core/edition';
 import { editionTheme, type Shade } from './theme';
@@ -23,17 +22,13 @@ export function configureAntd(): void {
   });
 }
 
-/** Props of the antd root. */
-export interface AntdRootProps {
-  /** antd's own texts in the app locale; undefined while they load (antd's English defaults meanwhile). */
-  locale?: AntdLocale;
-  /** The shade the page shows (its colours come from the edition's dark sheet; this is for colours read in code). */
-  shade: Shade;
-  children: ReactNode;
-}
-
-/** Everything antd renders sits under this: the brand theme and antd's texts. */
-export default function AntdRoot({ locale, shade, children }: AntdRootProps) {
+/**
+ * Everything antd renders sits under this: the brand theme in the shade the page shows (its colours come from the
+ * edition's sheets; the theme is for colours read in code), and antd's own texts in the app locale (undefined while
+ * they load: antd's English defaults meanwhile).
+ */
+export default function AntdRoot(props: { locale?: AntdLocale; shade: Shade; children: ReactNode }) {
+  const { locale, shade, children } = props;
   return (
     <ConfigProvider locale={locale} theme={APP_THEMES[shade]}>
       {children}
