@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import type { PageConfig } from '../../schemas/page-config';
-import type { FirstScreen, RenderPage } from '../../schemas/server-renderer';
-import { serverRendererFile } from '../../schemas/server-renderer';
+import { serverRendererFile, type FirstScreen, type RenderPage } from '../../schemas/server-renderer';
 import { FileCache } from './file-cache';
 
 // A page's first screen rendered by the service: the build's renderer (src/app/server.tsx) turns the request's page

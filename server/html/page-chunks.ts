@@ -36,8 +36,7 @@ export function servedPage(
     firstScreen = signedIn && !!own && !!chunks.firstScreenSections?.includes(key);
   } else if (!CORE_PAGES.includes(pathname)) {
     const route = chunks.routes.find((r) => matchPath(r.path, pathname));
-    if (route) files.push(...route.files);
-    else files.push(...(chunks.notFound ?? []));
+    files.push(...(route?.files ?? chunks.notFound ?? []));
     firstScreen = !!route?.firstScreen;
     found = !!route;
   }
