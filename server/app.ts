@@ -31,6 +31,7 @@ import { oapiRoutes } from './routes/oapi';
 import { identityRoutes } from './routes/identities';
 import { captchaRoutes } from './routes/captcha';
 import { reauthRoutes } from './routes/reauth';
+import { reauthRoutes } from './routes/reauth';
 import { discoverServerPlugins, editionServerPlugins } from './plugin-loader';
 import { EventBus, type EventReceiver } from './events';
 import { Scheduler, type ScheduledJob } from './services/scheduler';
@@ -302,6 +303,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(logRoutes);
   await app.register(identityRoutes);
   await app.register(captchaRoutes);
+  await app.register(reauthRoutes);
   for (const p of plugins) if (p.routes) await app.register(p.routes);
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   await registerWebApp(app, ctx);

@@ -17,9 +17,11 @@ export type PageLoader = () => Promise<{ default: ComponentType }>;
 export interface PageDeclaration {
   chunks?: string[];
   /**
-   * The service renders this page's first screen (React on the service, hydrated in the browser), so it paints with
-   * the document instead of after the scripts. Its render must need only the page configuration (its bootstrap and
-   * page data), and must not depend on the window or the browser's clock: times render through `LocalTime`.
+   * The service renders this page's first screen (React on the service, hydrated in the browser; a settings section
+   * only for a signed-in visitor), so it paints with the document instead of after the scripts. Its render must need
+   * only the page configuration (its bootstrap and page data) and render the same in the browser's hydrating render:
+   * what only the browser knows (its zone and clock, the window's width) waits for hydration through a server snapshot
+   * (`LocalTime`, `RelativeTime`, `useMediaQuery`); tests/kit/hydration.tsx checks a section so.
    */
   firstScreen?: boolean;
 }
