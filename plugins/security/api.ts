@@ -1,4 +1,5 @@
 import type { RequestClient } from '../../src/core/request';
+import type { Success } from '../../schemas/common';
 import type {
   Ended,
   HistoryGroup,
@@ -36,14 +37,14 @@ export function securityApi(client: RequestClient) {
   return {
     /** The account's live sessions, newest first, with the timeouts that end them. */
     sessions: () => client.get<SessionList>(PATHS.sessions),
-    /** Ends another session of the account (404 `SessionNotFound` once it has ended); the page needs no answer. */
-    endSession: (id: string) => client.delete<unknown>(withId(PATHS.session, id)),
+    /** Ends another session of the account (404 `SessionNotFound` once it has ended). */
+    endSession: (id: string) => client.delete<Ended>(withId(PATHS.session, id)),
     /** Ends every session of the account but this one. */
     endOthers: () => client.post<Ended>(PATHS.endOthers, {}),
     /** The browsers the smart lockout trusts for the account. */
     trustedBrowsers: () => client.get<TrustedBrowserList>(PATHS.trustedBrowsers),
-    /** Forgets a trusted browser: its next sign-in is a stranger's again; the page needs no answer. */
-    forgetBrowser: (id: string) => client.delete<unknown>(withId(PATHS.trustedBrowser, id)),
+    /** Forgets a trusted browser: its next sign-in is a stranger's again. */
+    forgetBrowser: (id: string) => client.delete<Success>(withId(PATHS.trustedBrowser, id)),
     /** One page of the account's history, newest first; `cursor` is the previous page's `next`. */
     history: (group: HistoryGroup | null, cursor: string | null) =>
       client.get<HistoryPage>(PATHS.history, { group: group ?? undefined, cursor: cursor ?? undefined }),

@@ -85,7 +85,7 @@ test('two browsers: both sessions are listed, the other is signed out and lands 
   const events = history.getByTestId('security-history-event');
   await expect(events.filter({ hasText: zh ? /^登录成功（密码）$/ : /^Signed in \(Password\)$/ })).toHaveCount(2);
   await expect(
-    events.filter({ hasText: zh ? '在本页退出了其他 1 个会话' : '1 other session signed out from this page' }),
+    events.filter({ hasText: zh ? '你退出了其他 1 个会话' : '1 other session signed out by you' }),
   ).toHaveCount(1);
   await expect(events.first()).toHaveAttribute('data-kind', 'session.ended');
 
@@ -93,7 +93,7 @@ test('two browsers: both sessions are listed, the other is signed out and lands 
   await page.getByTestId('security-history-filter').click();
   await page.getByRole('option', { name: zh ? '登录' : 'Sign-ins', exact: true }).click();
   await expect(events.first()).toHaveAttribute('data-kind', /^sign-in\./);
-  await expect(events.filter({ hasText: zh ? '在本页退出了其他' : 'signed out from this page' })).toHaveCount(0);
+  await expect(events.filter({ hasText: zh ? '你退出了其他' : 'signed out by you' })).toHaveCount(0);
   const exportLink = history.getByRole('link', { name: zh ? /导出 CSV/ : /Export CSV/ });
   const href = await exportLink.getAttribute('href');
   expect(href).toMatch(/\/users\/ajax\/v1\/my\/history\.csv\?group=sign-in$/);

@@ -84,7 +84,7 @@ describe('the page’s words', () => {
     expect(seen.get('zh_CN credential.created {"credential":"ssh-key","name":"laptop"}')).toBe(
       '添加了 SSH 公钥“laptop”',
     );
-    expect(seen.get('en_US session.ended {"by":"member","count":1}')).toBe('1 other session signed out from this page');
+    expect(seen.get('en_US session.ended {"by":"member","count":1}')).toBe('1 other session signed out by you');
     expect(seen.get('en_US account.locked {"until":"2026-11-27T10:00:00.000Z"}')).toMatch(
       /^Account locked until 2026-11-27 \d\d:\d\d$/,
     );

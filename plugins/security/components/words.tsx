@@ -140,7 +140,7 @@ export function historySentence(entry: HistoryEntry, t: Translate): Sentence {
     case 'email.changed':
       return d.email
         ? { id: 'security.history.kind.emailChangedTo', values: { email: d.email } }
-        : { id: 'security.history.kind.emailChanged', values: {} };
+        : { id: 'security.history.kind.emailRemoved', values: {} };
     case 'sign-in.new-device':
       return { id: 'security.history.kind.newDevice', values: {} };
     case 'credential.created':

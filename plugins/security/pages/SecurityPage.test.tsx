@@ -143,7 +143,7 @@ describe('security page', () => {
       expect(events()).toEqual([
         'Sign-in failed (Password): wrong password',
         'Personal access token “ci” created',
-        '2 other sessions signed out from this page',
+        '2 other sessions signed out by you',
       ]),
     );
     const h2 = rowOf(part, 'h2');
