@@ -9,8 +9,7 @@ import { closed } from './common';
  * rotates the session (a new cookie and CSRF token). Wrong passwords take lockout slots like sign-ins.
  */
 
-/** The error code of a sensitive call made without a fresh proof. */
-export const REAUTH_REQUIRED = 'ReauthRequired';
+export * from './reauth-paths';
 
 /** How this account proves it is still its owner. */
 export const ReauthMethodSchema = Type.Union([
@@ -48,9 +47,3 @@ export const ReauthResultSchema = Type.Object(
 );
 /** A proof taken. */
 export type ReauthResult = Static<typeof ReauthResultSchema>;
-
-/** The paths: state and password proof (`my`), and the provider round trip (a page: `?next=` a local path). */
-export const REAUTH_PATHS = {
-  my: '/users/ajax/v1/my/reauth',
-  provider: '/users/reauth/oauth/:provider',
-} as const;

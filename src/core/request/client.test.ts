@@ -342,3 +342,66 @@ describe('account events', () => {
     expect(broken).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('re-authentication (403 ReauthRequired)', () => {
+  /** A service whose sensitive call needs a proof until `proofs` were taken; it records what each call carried. */
+  function service() {
+    const calls: Array<{ url: string; csrf: string | undefined; body: unknown }> = [];
+    let proved = false;
+    const fetch = (async (url: string, init: RequestInit) => {
+      const headers = init.headers as Record<string, string>;
+      calls.push({ url, csrf: headers['X-CSRF-Token'], body: init.body ? JSON.parse(String(init.body)) : undefined });
+      const json = (status: number, data: unknown) =>
+        new Response(JSON.stringify(data), { status, headers: { 'content-type': 'application/json' } });
+      if (!proved || headers['X-CSRF-Token'] !== 'rotated')
+        return json(403, { status: 403, requestId: 'r', code: 'ReauthRequired', message: 'prove it' });
+      return json(200, { made: true });
+    }) as unknown as typeof globalThis.fetch;
+    return { calls, fetch, prove: () => (proved = true) };
+  }
+
+  it('asks once for calls waiting together, then repeats each once with the rotated CSRF token', async () => {
+    const svc = service();
+    const reauthenticate = vi.fn(async () => {
+      svc.prove();
+      c.setCsrfToken('rotated');
+      return true;
+    });
+    const { c, report } = client({ fetch: svc.fetch, csrfToken: 'page-token', reauthenticate });
+    const [a, b] = await Promise.all([c.post('/tokens', { name: 'a' }), c.post('/keys', { name: 'b' })]);
+    expect(a).toEqual([null, { made: true }]);
+    expect(b).toEqual([null, { made: true }]);
+    expect(reauthenticate).toHaveBeenCalledTimes(1);
+    expect(svc.calls.map((x) => [x.url.replace(base, ''), x.csrf, x.body])).toEqual([
+      ['/tokens', 'page-token', { name: 'a' }],
+      ['/keys', 'page-token', { name: 'b' }],
+      ['/tokens', 'rotated', { name: 'a' }],
+      ['/keys', 'rotated', { name: 'b' }],
+    ]);
+    expect(report).not.toHaveBeenCalled();
+  });
+
+  it('hands the error to the caller when the member cancels, and repeats nothing', async () => {
+    const svc = service();
+    const reauthenticate = vi.fn(async () => false);
+    const { c, showServerError } = client({ fetch: svc.fetch, reauthenticate });
+    const [error] = await c.post('/tokens', {});
+    expect([error?.status, error?.code]).toEqual([403, 'ReauthRequired']);
+    expect(svc.calls).toHaveLength(1);
+    expect(showServerError).not.toHaveBeenCalled();
+  });
+
+  it('asks at most once per call: a repeat answered ReauthRequired again goes to the caller', async () => {
+    const svc = service();
+    // The dialog says it was proved, but the service still wants a proof (e.g. the window is set to end at once).
+    const reauthenticate = vi.fn(async () => true);
+    const { c } = client({ fetch: svc.fetch, reauthenticate });
+    const [error] = await c.post('/tokens', {});
+    expect(error?.code).toBe('ReauthRequired');
+    expect(reauthenticate).toHaveBeenCalledTimes(1);
+    expect(svc.calls).toHaveLength(2);
+    // A call that asks for no proof (the proof call itself) gets the answer as it is.
+    await c.post('/proof', {}, { reauth: false });
+    expect(reauthenticate).toHaveBeenCalledTimes(1);
+  });
+});

@@ -5,6 +5,7 @@ import type { MessageCatalogue } from '../plugin';
 import {
   CLIENT_STATUS,
   PASSWORD_CHANGE_REQUIRED,
+  REAUTH_REQUIRED,
   REQUEST_TIMEOUT_MS,
   SERVER_ERROR_MIN_STATUS,
   UILESS_MARKER,
@@ -38,6 +39,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Set false on calls where a 401 is an answer (e.g. a password check), not a lost session. */
   handleUnauthorized?: boolean;
+  /**
+   * Set false where a 403 ReauthRequired is the answer itself (the proof call, the repeat after one): otherwise the
+   * client asks for the proof (`RequestHooks.reauthenticate`) and repeats the call once.
+   */
+  reauth?: boolean;
 }
 
 /** What the server-error display needs to show. */
@@ -65,6 +71,12 @@ export interface RequestHooks {
   onUnauthorized: (error: RequestError) => void;
   /** The app language as a BCP 47 tag, sent as Accept-Language so server messages match the UI. */
   language: () => string | undefined;
+  /**
+   * Called on a 403 ReauthRequired (a sensitive call without a recent proof): asks the member to prove it is them
+   * (../reauth: the core's dialog) and resolves true once a proof was taken, so the call is repeated; false when
+   * they cancelled (the caller then gets the error, and shows nothing more). Calls waiting at once share one ask.
+   */
+  reauthenticate: (error: RequestError) => Promise<boolean>;
 }
 
 /** Setup of one client. */
@@ -108,6 +120,11 @@ export interface RequestClient {
    * or a session load takes effect without a reload; '' means none, undefined goes back to the configured one.
    */
   setTenantId(id: string | undefined): void;
+  /**
+   * Sets the CSRF token later calls carry, winning over the configured one: a re-authentication rotates the session
+   * and its token (the page's own token is then stale).
+   */
+  setCsrfToken(token: string): void;
   /**
    * Calls `listener` after each answer that says the call wrote account events to the signed-in user (the service's
    * `x-account-events`, success or failure alike), so what shows them (the bell) refreshes without knowing which
@@ -202,6 +219,8 @@ function pick(data: unknown, key: string): string | undefined {
 export function createRequestClient(options: RequestClientOptions = {}): RequestClient {
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   let tenantOverride: string | undefined;
+  let csrfOverride: string | undefined;
+  let reauthInFlight: Promise<boolean> | undefined;
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
   const accountEventListeners = new Set<() => void>();
   const hooks: RequestHooks = {
@@ -210,6 +229,12 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
     report: options.report ?? (() => {}),
     onUnauthorized: options.onUnauthorized ?? (() => {}),
     language: options.language ?? (() => undefined),
+    reauthenticate:
+      options.reauthenticate ??
+      ((error) =>
+        import(/* webpackChunkName: "core-reauth" */ '../reauth')
+          .then(({ reauthenticate }) => reauthenticate(client, hooks.translate, error))
+          .catch(() => false)),
   };
   const setTimer =
     options.setTimer ??
@@ -258,7 +283,7 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
     const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest' };
     const language = hooks.language();
     if (language) headers['Accept-Language'] = language;
-    const csrf = value(options.csrfToken);
+    const csrf = csrfOverride ?? value(options.csrfToken);
     if (csrf) headers['X-CSRF-Token'] = csrf;
     if (fullUrl.includes(UILESS_MARKER)) {
       headers['x-app-id'] = value(options.appId) ?? '';
@@ -328,18 +353,27 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
       const data = parsed.ok ? parsed.data : parsed.text;
       const message =
         pick(data, 'message') ?? (typeof data === 'string' && data ? data : res.statusText || `HTTP ${res.status}`);
-      return fail(
-        new RequestError({
-          status: res.status,
-          message,
-          url: fullUrl,
-          method,
-          code: pick(data, 'code'),
-          requestId: pick(data, 'requestId') ?? headerRequestId,
-          data,
-        }),
-        opts,
-      );
+      const error = new RequestError({
+        status: res.status,
+        message,
+        url: fullUrl,
+        method,
+        code: pick(data, 'code'),
+        requestId: pick(data, 'requestId') ?? headerRequestId,
+        data,
+      });
+      if (res.status === 403 && errorCodeOf(error) === REAUTH_REQUIRED && opts.reauth !== false) {
+        // One ask for every call waiting at once; proved, the call goes again once, as if nothing had happened.
+        reauthInFlight ??= hooks.reauthenticate(error).finally(() => (reauthInFlight = undefined));
+        let proved = false;
+        try {
+          proved = await reauthInFlight;
+        } catch {
+          // a failing dialog is a cancelled one
+        }
+        if (proved) return request<T>(url, { ...opts, reauth: false });
+      }
+      return fail(error, opts);
     } catch (e) {
       return fail(clientError(CLIENT_STATUS.other, e instanceof Error ? e.message : String(e)), opts);
     } finally {
@@ -348,7 +382,7 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
     }
   }
 
-  return {
+  const client: RequestClient = {
     request,
     get: (url, query, o) => request(url, { ...o, method: 'GET', query: { ...o?.query, ...query } }),
     post: (url, body, o) => request(url, { ...o, method: 'POST', body }),
@@ -362,10 +396,14 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
     setTenantId(id) {
       tenantOverride = id;
     },
+    setCsrfToken(token) {
+      csrfOverride = token;
+    },
     onAccountEvents(listener) {
       const own = () => listener();
       accountEventListeners.add(own);
       return () => void accountEventListeners.delete(own);
     },
   };
+  return client;
 }

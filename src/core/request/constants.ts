@@ -24,3 +24,9 @@ export const UILESS_MARKER = '/uiless/';
 
 /** The service's error code for a user who must change the password before anything else (sent to the sign-in page). */
 export const PASSWORD_CHANGE_REQUIRED = 'PasswordChangeRequired';
+
+/**
+ * The service's error code of a sensitive call made without a recent proof (schemas/reauth.ts): the client asks for
+ * the proof and repeats the call.
+ */
+export { REAUTH_REQUIRED } from '../../../schemas/reauth-paths';

@@ -1,4 +1,4 @@
-import { SERVER_ERROR_MIN_STATUS } from '../request/constants';
+import { REAUTH_REQUIRED, SERVER_ERROR_MIN_STATUS } from '../request/constants';
 import { errorCodeOf, type RequestError } from '../request/errors';
 
 /** What a page shows for a failed action: one of its own message ids, or the service's already localised text. */
@@ -28,7 +28,9 @@ export interface FailureOptions {
  *   server that refused; the central notice with the requestId shows as well);
  * - any other response ≥ 500: nothing (the central system-exception notice already shows it, with its requestId);
  * - another 4xx carrying the service's message (in the reader's language, from Accept-Language): that text;
- * - anything else (network, timeout, a 4xx without message): the fallback message id.
+ * - anything else (network, timeout, a 4xx without message): the fallback message id;
+ * - except a 403 ReauthRequired that reached the caller: the member cancelled the core's re-authentication dialog,
+ *   which said what was needed, so nothing more is shown.
  */
 export function failureOf(
   error: RequestError,
@@ -38,6 +40,7 @@ export function failureOf(
 ): Failure | undefined {
   const data = (error.data ?? {}) as { message?: unknown };
   const code = errorCodeOf(error);
+  if (code === REAUTH_REQUIRED) return undefined;
   if (code && Object.hasOwn(codes, code)) return { id: codes[code] };
   if (error.status >= SERVER_ERROR_MIN_STATUS) return undefined;
   if (
