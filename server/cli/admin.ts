@@ -4,7 +4,7 @@ import { migrateToLatest, openDatabase } from '../db/index';
 import { systemClock } from '../clock';
 import { DEFAULT_HASH_PARAMS, PasswordHasher, passwordRuleViolation, type HashParams } from '../auth/passwords';
 import { LOCKS, LoginLockout, type Lock } from '../auth/lockout';
-import { AccountError, createOrg, createUser, installApp, listUsers } from '../services/accounts';
+import { AccountError, createOrg, createUser, findUserByUsername, installApp, listUsers } from '../services/accounts';
 import { bindIdentity, unbindIdentity } from '../services/identities';
 import { translate } from '../i18n/index';
 import { discoverServerPlugins } from '../plugin-loader';
@@ -98,8 +98,13 @@ export const CORE_COMMANDS: readonly CliCommand[] = [
         io.err(`unlock-user: --lock must be ${LOCKS.join(' or ')}`);
         return 2;
       }
+      // A lock lifted (not just failures forgotten) goes to the account's history: an administrator unlocked it.
+      const lockout = new LoginLockout(deps.db, deps.clock);
+      const locked = await Promise.all((only ? [only] : LOCKS).map((lock) => lockout.isLocked(args[0], lock)));
       const had = await new LoginLockout(deps.db, deps.clock).unlock(args[0], only);
       const which = only ? ` (${LOCK_NAMES[only]})` : '';
+      const account = locked.some(Boolean) ? await findUserByUsername(deps.db, args[0]) : undefined;
+      if (account) await deps.events.emit({ type: 'account.unlocked', by: 'admin', to: { userId: account.id } });
       io.out(had ? `unlocked ${args[0]}${which}` : `${args[0]} had no failed sign-ins${which}; nothing to unlock`);
       return 0;
     },

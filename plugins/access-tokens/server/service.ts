@@ -213,7 +213,14 @@ export async function updateToken(
 
 /** Deletes one of the user's own tokens (expired ones too); another user's answers 404. */
 export async function removeToken(ctx: AppContext, userId: string, tokenId: string): Promise<void> {
-  if (!(await deleteToken(ctx.db, userId, tokenId))) throw new AppError(404, 'AccessTokenNotFound');
+  const token = await ctx.db
+    .selectFrom('personal_access_tokens')
+    .select('name')
+    .where('id', '=', tokenId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!token || !(await deleteToken(ctx.db, userId, tokenId))) throw new AppError(404, 'AccessTokenNotFound');
+  await ctx.events.emit({ type: 'token.deleted', name: token.name, to: { userId } });
 }
 
 /** "This wasn't me": deletes every token of the account, so none an intruder made or copied works any more. */

@@ -13,6 +13,7 @@ import {
   AccountError,
   addMembership,
   EMAIL_SHAPE_RE,
+  findUserByUsername,
   newUserRow,
   USERNAME_RE,
 } from '../../../server/services/accounts';
@@ -576,8 +577,19 @@ export async function directorySignIn(ctx: AppContext, attempt: DirectorySignIn)
   if (!dir) throw new AppError(400, 'DirectoryNotEnabled');
   // A name locked as typed costs the directory nothing (and answers 423 even while it is down); the lock is the
   // one this browser's attempts count in (the account of the typed name, when the browser carries its mark).
-  if (await ctx.lockout.isLocked(attempt.username, await lockForName(ctx, attempt.marks, attempt.username)))
+  if (await ctx.lockout.isLocked(attempt.username, await lockForName(ctx, attempt.marks, attempt.username))) {
+    // The locked name's account (if one has it) hears of the attempt in its history.
+    const locked = await findUserByUsername(ctx.db, attempt.username);
+    if (locked) {
+      await ctx.events.emit({
+        type: 'sign-in.failed',
+        method: attempt.kind,
+        reason: 'locked',
+        to: { userId: locked.id },
+      });
+    }
     return { kind: 'locked' };
+  }
   let lookup: DirectoryLookup | undefined;
   try {
     lookup = await DirectoryLookup.open(dir);
@@ -586,7 +598,7 @@ export async function directorySignIn(ctx: AppContext, attempt: DirectorySignIn)
     const open = lookup;
     return await underLockout(
       ctx,
-      attempt,
+      { ...attempt, method: attempt.kind },
       key,
       async () => {
         const linked = person ? await linkedUser(ctx.db, dir, person) : undefined;

@@ -217,6 +217,9 @@ export const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
           req.log.info({ provider }, 'third-party account not bound: waiting for a password sign-in to bind it');
           return reply.redirect(loginErrorPath('notBound', provider));
         }
+        // A failed callback names no account (it failed before the provider named a bound one): only a success goes
+        // to the account's history.
+        await ctx.events.emit({ type: 'sign-in.succeeded', method: provider, to: { userId: outcome.userId } });
         // Rotation, as at password sign-in: whatever session the browser had ends; the new one gets a new id.
         await noteSignIn(ctx, outcome.userId, req.ip, req.headers['user-agent']);
         if (req.session) await ctx.sessions.destroy(req.session.idHash);

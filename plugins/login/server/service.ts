@@ -6,6 +6,7 @@ import { lockFor, type DeviceMark } from './device-mark';
 import { findUserByUsername, maskEmail, recoveryTarget } from '../../../server/services/accounts';
 import { AppError } from '../../../server/errors';
 import type { DirectoryTroubleLog } from '../../../server/auth/directory-passwords';
+import type { SignInFailure } from '../../../server/events';
 import { addressSubject } from '../../../server/http/rate-limit';
 import type { UsersTable } from '../../../server/db/schema';
 import { NEXT_URL_MAX, type UsernameCheckAnswer } from '../contract';
@@ -44,6 +45,8 @@ export interface SignInAttempt {
   userAgent?: string;
   /** The device marks the browser carries (signatures checked): a current one of the account picks the marked lock. */
   marks?: readonly DeviceMark[];
+  /** How it signs in, as the account's history says (`password` unless told: `ldap`, `ad`). */
+  method?: string;
 }
 
 /** The lock an attempt on `username` counts in: its account's id is looked up only when the browser has marks. */
@@ -86,7 +89,8 @@ export interface Judgement {
  * (server/auth/lockout.ts) before any password is evaluated, so a burst of parallel attempts evaluates at most 5
  * passwords, at most 2 without passes, per lock. The lock is `marked` when the browser carries a current device
  * mark of `account()` (the account the key belongs to), else `unmarked`. `judge` may throw: the slot is then
- * given back (nothing was evaluated).
+ * given back (nothing was evaluated). Every outcome for a known account goes to that account's history
+ * (`sign-in.succeeded` / `sign-in.failed` with the reason); an attempt on a name no account has goes nowhere.
  */
 export async function underLockout(
   ctx: AppContext,
@@ -96,15 +100,27 @@ export async function underLockout(
   account: () => Promise<string | undefined> = async () => (await findUserByUsername(ctx.db, key))?.id,
 ): Promise<SignInResult> {
   const { username, captchaPass, ip } = attempt;
+  const method = attempt.method ?? 'password';
   const withPass = !!captchaPass;
-  if (captchaPass && !(await ctx.captcha.spend(username, captchaPass))) return { kind: 'captchaInvalid' };
-  const lock = attempt.marks?.length ? await lockFor(ctx, attempt.marks, await account()) : 'unmarked';
+  let accountId: Promise<string | undefined> | undefined;
+  const accountOnce = () => (accountId ??= account());
+  /** Tells the account's history of a refused attempt (nobody's, when no account has the name). */
+  const refused = async (kind: Exclude<SignInResult['kind'], 'ok'>, reason: SignInFailure, userId?: string) => {
+    const to = userId ?? (await accountOnce());
+    if (to) await ctx.events.emit({ type: 'sign-in.failed', method, reason, to: { userId: to } });
+    return { kind };
+  };
+  if (captchaPass && !(await ctx.captcha.spend(username, captchaPass)))
+    return refused('captchaInvalid', 'slider-failed');
+  const lock = attempt.marks?.length ? await lockFor(ctx, attempt.marks, await accountOnce()) : 'unmarked';
   if (!withPass && (await ctx.rateLimits.peek(ipFailureKey(ctx, ip))) >= IP_CAPTCHA_AFTER_FAILURES) {
-    return (await ctx.lockout.isLocked(key, lock)) ? { kind: 'locked' } : { kind: 'captchaRequired' };
+    return (await ctx.lockout.isLocked(key, lock))
+      ? refused('locked', 'locked')
+      : refused('captchaRequired', 'slider-failed');
   }
   const slot = await ctx.lockout.reserve(key, withPass, lock);
-  if (slot.kind === 'locked') return { kind: 'locked' };
-  if (slot.kind === 'captcha') return { kind: 'captchaRequired' };
+  if (slot.kind === 'locked') return refused('locked', 'locked');
+  if (slot.kind === 'captcha') return refused('captchaRequired', 'slider-failed');
   let judged: Judgement;
   try {
     judged = await judge();
@@ -115,15 +131,18 @@ export async function underLockout(
   const { ok, user } = judged;
   if (!ok || !user) {
     await ctx.rateLimits.hit(ipFailureKey(ctx, ip), Number.MAX_SAFE_INTEGER, IP_FAILURE_WINDOW_MS);
-    if (slot.slot < LOCK_AT_FAILURES) return { kind: 'incorrect' };
+    const reason = method === 'password' ? 'wrong-password' : 'directory-refused';
+    if (slot.slot < LOCK_AT_FAILURES) return user ? refused('incorrect', reason, user.id) : { kind: 'incorrect' };
     // Only the attempt holding the locking slot gets here, so the owner hears of each lock once.
     if (user) {
+      await refused('locked', reason, user.id);
       const until = ctx.clock.now().getTime() + LOCK_DURATION_MS;
       await ctx.events.emit({ type: 'account.locked', until, address: ip, lock, to: { userId: user.id } });
     }
     return { kind: 'locked' };
   }
   await ctx.lockout.succeeded(key, lock);
+  await ctx.events.emit({ type: 'sign-in.succeeded', method, to: { userId: user.id } });
   await noteSignIn(ctx, user.id, ip, attempt.userAgent);
   return { kind: 'ok', user };
 }

@@ -195,8 +195,10 @@ export async function updateKey(ctx: AppContext, userId: string, id: string, inp
 
 /** Deletes one of the user's keys; another user's key answers 404 and nothing changes. */
 export async function deleteKey(ctx: AppContext, userId: string, id: string): Promise<void> {
-  await ownedKey(ctx.db, userId, id);
-  await ctx.db.deleteFrom('ssh_keys').where('id', '=', id).where('user_id', '=', userId).execute();
+  const key = await ownedKey(ctx.db, userId, id);
+  const r = await ctx.db.deleteFrom('ssh_keys').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  // Two deletions at once: the one that deleted it tells.
+  if (Number(r.numDeletedRows) > 0) await ctx.events.emit({ type: 'ssh-key.deleted', name: key.name, to: { userId } });
 }
 
 /**

@@ -1,0 +1,185 @@
+import type { ServerLocale } from '../../../server/i18n/index';
+import type { Browser, FailureReason, HistoryDetail, HistoryEntry, HistoryKind } from '../contract';
+
+/** What the export (and the admin CLI, in English) says about history entries, in one language. */
+export interface HistoryTexts {
+  /** The CSV's header row. */
+  columns: readonly [time: string, event: string, details: string, name: string, address: string, browser: string];
+  kinds: Record<HistoryKind, string>;
+  reasons: Record<FailureReason, string>;
+  /** Sign-in methods by id; another provider id is shown as it is. */
+  methods: Record<string, string>;
+  /** How a password was changed. */
+  how: Record<string, string>;
+  /** Who ended sessions or lifted a lock. */
+  by: Record<string, string>;
+  /** Credentials by kind. */
+  credentials: Record<string, string>;
+  /** The parts of the details cell. */
+  detail: {
+    method: (m: string) => string;
+    reason: (r: string) => string;
+    email: (masked: string) => string;
+    emailRemoved: string;
+    count: (n: number) => string;
+    until: (at: string) => string;
+    separator: string;
+  };
+  /** The browser cell. */
+  browser: (name: string, os: string | null) => string;
+}
+
+/** Shared by both languages: product names stay as they are. */
+const METHOD_NAMES = { ldap: 'LDAP', ad: 'Windows AD' };
+
+/** The history's words in each language the service answers in. */
+export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
+  en_US: {
+    columns: ['Time (UTC)', 'Event', 'Details', 'Name', 'IP address', 'Browser'],
+    kinds: {
+      'sign-in.succeeded': 'Signed in',
+      'sign-in.failed': 'Sign-in failed',
+      'account.locked': 'Account locked',
+      'account.unlocked': 'Account unlocked',
+      'password.changed': 'Password changed',
+      'email.changed': 'Email changed',
+      'sign-in.new-device': 'Sign-in from a new device',
+      'credential.created': 'Credential created',
+      'credential.deleted': 'Credential deleted',
+      'session.ended': 'Sessions ended',
+      'reauth.succeeded': 'Identity confirmed',
+      'reauth.failed': 'Identity confirmation failed',
+      'account.not-me': 'Reported "this wasn\'t me"',
+    },
+    reasons: {
+      'wrong-password': 'wrong password',
+      locked: 'account locked',
+      'slider-failed': 'slider check not passed',
+      'directory-refused': 'refused by the directory',
+      'third-party-refused': 'refused by the third-party platform',
+    },
+    methods: { password: 'password', ...METHOD_NAMES, dingtalk: 'DingTalk', lark: 'Lark', wecom: 'WeCom' },
+    how: {
+      settings: 'in the settings',
+      recovery: 'by password recovery',
+      'first-sign-in': 'first password',
+      admin: 'by an administrator',
+    },
+    by: {
+      member: 'by you',
+      'not-me': 'by "this wasn\'t me"',
+      admin: 'by an administrator',
+      time: 'the lock expired',
+    },
+    credentials: {
+      token: 'Personal access token',
+      'ssh-key': 'SSH key',
+      'packages-password': 'Artifact repository password',
+    },
+    detail: {
+      method: (m) => `Method: ${m}`,
+      reason: (r) => `Reason: ${r}`,
+      email: (masked) => `New address: ${masked}`,
+      emailRemoved: 'Email removed',
+      count: (n) => `${n} session${n === 1 ? '' : 's'}`,
+      until: (at) => `Until ${at} UTC`,
+      separator: '; ',
+    },
+    browser: (name, os) => (os ? `${name} on ${os}` : name),
+  },
+  zh_CN: {
+    columns: ['时间（UTC）', '事件', '详情', '名称', 'IP 地址', '浏览器'],
+    kinds: {
+      'sign-in.succeeded': '登录成功',
+      'sign-in.failed': '登录失败',
+      'account.locked': '账号已锁定',
+      'account.unlocked': '账号已解锁',
+      'password.changed': '密码已修改',
+      'email.changed': '邮箱已修改',
+      'sign-in.new-device': '新设备登录',
+      'credential.created': '凭证已创建',
+      'credential.deleted': '凭证已删除',
+      'session.ended': '会话已结束',
+      'reauth.succeeded': '身份验证成功',
+      'reauth.failed': '身份验证失败',
+      'account.not-me': '已报告“不是我本人操作”',
+    },
+    reasons: {
+      'wrong-password': '密码错误',
+      locked: '账号已锁定',
+      'slider-failed': '滑块验证未通过',
+      'directory-refused': '目录服务拒绝',
+      'third-party-refused': '第三方平台拒绝',
+    },
+    methods: { password: '密码', ...METHOD_NAMES, dingtalk: '钉钉', lark: '飞书', wecom: '企业微信' },
+    how: {
+      settings: '在设置中修改',
+      recovery: '通过找回密码',
+      'first-sign-in': '首次设置密码',
+      admin: '由管理员操作',
+    },
+    by: {
+      member: '由本人操作',
+      'not-me': '通过“不是我本人操作”',
+      admin: '由管理员操作',
+      time: '锁定到期',
+    },
+    credentials: {
+      token: '个人访问令牌',
+      'ssh-key': 'SSH 公钥',
+      'packages-password': '制品仓库密码',
+    },
+    detail: {
+      method: (m) => `方式：${m}`,
+      reason: (r) => `原因：${r}`,
+      email: (masked) => `新邮箱：${masked}`,
+      emailRemoved: '邮箱已解绑',
+      count: (n) => `${n} 个会话`,
+      until: (at) => `锁定至 ${at} UTC`,
+      separator: '；',
+    },
+    browser: (name, os) => (os ? `${name}（${os}）` : name),
+  },
+};
+
+/** An ISO instant as the export writes it: `2026-01-01 09:00:00` (UTC, as the column says). */
+export function utcTime(iso: string): string {
+  return iso.slice(0, 19).replace('T', ' ');
+}
+
+/** The details of an entry in words, each part the entry has but its name (a column of its own), in the texts' language. */
+export function describeDetail(t: HistoryTexts, kind: HistoryKind, d: HistoryDetail): string {
+  const parts: string[] = [];
+  if (d.method !== undefined) parts.push(t.detail.method(t.methods[d.method] ?? d.method));
+  if (d.reason !== undefined) parts.push(t.detail.reason(t.reasons[d.reason] ?? d.reason));
+  if (d.how !== undefined) parts.push(t.how[d.how] ?? d.how);
+  if (d.credential !== undefined) parts.push(t.credentials[d.credential] ?? d.credential);
+  if (d.email !== undefined) parts.push(t.detail.email(d.email));
+  else if (kind === 'email.changed') parts.push(t.detail.emailRemoved);
+  if (d.by !== undefined) parts.push(t.by[d.by] ?? d.by);
+  if (d.count !== undefined) parts.push(t.detail.count(d.count));
+  if (d.until !== undefined) parts.push(t.detail.until(utcTime(d.until)));
+  return parts.join(t.detail.separator);
+}
+
+/** A browser in words (name and major version, and the system), empty when its User-Agent told nothing. */
+export function describeBrowserCell(t: HistoryTexts, b: Browser | null): string {
+  if (!b || (!b.name && !b.os)) return '';
+  const name = [b.name, b.version].filter(Boolean).join(' ');
+  return name ? t.browser(name, b.os) : (b.os ?? '');
+}
+
+/**
+ * The cells of one entry in the export's column order. The name a member gave a credential is a cell of its own:
+ * the one cell whose start a member chooses (the export neutralises it when it would start a formula).
+ */
+export function entryCells(t: HistoryTexts, e: HistoryEntry): string[] {
+  return [
+    utcTime(e.at),
+    t.kinds[e.kind] ?? e.kind,
+    describeDetail(t, e.kind, e.detail),
+    e.detail.name ?? '',
+    e.address ?? '',
+    describeBrowserCell(t, e.browser),
+  ];
+}
