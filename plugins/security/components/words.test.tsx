@@ -41,6 +41,7 @@ describe('the page’s words', () => {
       ['sign-in.failed', { method: 'password', reason: 'locked' }],
       ['sign-in.failed', { method: 'password' }],
       ['reauth.succeeded', { method: 'ad' }],
+      ['reauth.succeeded', { method: 'directory' }],
       ['reauth.failed', { method: 'password', reason: 'wrong-password' }],
       ['account.locked', { until: '2026-11-27T10:00:00.000Z' }],
       ['account.locked', {}],
@@ -84,6 +85,7 @@ describe('the page’s words', () => {
     expect(seen.get('zh_CN credential.created {"credential":"ssh-key","name":"laptop"}')).toBe(
       '添加了 SSH 公钥“laptop”',
     );
+    expect(seen.get('zh_CN reauth.succeeded {"method":"directory"}')).toBe('身份验证成功（目录服务密码）');
     expect(seen.get('en_US session.ended {"by":"member","count":1}')).toBe('1 other session signed out by you');
     expect(seen.get('en_US account.locked {"until":"2026-11-27T10:00:00.000Z"}')).toMatch(
       /^Account locked until 2026-11-27 \d\d:\d\d$/,

@@ -40,11 +40,13 @@ export const GROUP_IDS: Readonly<Record<HistoryGroup, string>> = {
   session: 'security.history.group.session',
 };
 
-/** Sign-in methods by the id the service records (a provider by its id); another id is shown as it is. */
+/** Sign-in (and proof) methods by the id the service records (a provider by its id); another id is shown as it is. */
 const METHOD_IDS: Readonly<Record<string, string>> = {
   password: 'security.method.password',
   ldap: 'security.method.ldap',
   ad: 'security.method.ad',
+  // A proof (re-authentication) with the directory's password names no kind.
+  directory: 'security.method.directory',
   dingtalk: 'security.method.dingtalk',
   lark: 'security.method.lark',
   feishu: 'security.method.lark',
