@@ -6,8 +6,9 @@ import type { Lock } from './auth/lockout';
 
 /**
  * Account events: what happened to an account that its owner (or an organisation's admins) should hear about.
- * Slices and the core *emit* them; a slice that keeps an inbox *receives* them (`ServerPlugin.onEvent`). The
- * emitter never knows who listens, so no slice imports another and an edition without an inbox loses nothing.
+ * Slices and the core *emit* them; a slice that keeps something of them (the inbox, the account's history)
+ * *receives* them (`ServerPlugin.onEvent`). The emitter never knows who listens, so no slice imports another and an
+ * edition without an inbox loses nothing.
  */
 
 /** Who hears of an event: one account, or the members (or only the admins) of an organisation. */
