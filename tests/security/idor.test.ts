@@ -43,7 +43,17 @@ describe('IDOR matrix', () => {
       signIn: ['alice', 'bob', 'carol'],
     },
   });
-  const ids = { token: '', legacyToken: '', key: '', avatar: '', alice: '', acme: '', globex: '', message: '' };
+  const ids = {
+    token: '',
+    legacyToken: '',
+    key: '',
+    avatar: '',
+    alice: '',
+    acme: '',
+    globex: '',
+    message: '',
+    historyCursor: '',
+  };
   let cases: Case[] = [];
 
   /** Everything of alice's a refused request might have changed. */
@@ -107,6 +117,10 @@ describe('IDOR matrix', () => {
     expect(list.status, list.text).toBe(200);
     ids.message = list.json.messages[0].id;
     await alice.req('POST', `${inbox}/read`, { body: { ids: [list.json.messages[1].id] } });
+    // A cursor into alice's history: signed for her account, it opens nobody else's reading of it.
+    const history = await alice.req('GET', '/users/ajax/v1/my/history?limit=1');
+    expect(history.json?.next, history.text).toBeTruthy();
+    ids.historyCursor = history.json.next;
 
     const tokenUpdate = { name: 'stolen', token_scopes: ['base:user:read'], expires_at: expires };
     cases = [
@@ -125,6 +139,7 @@ describe('IDOR matrix', () => {
       { method: 'PUT', path: '/individual/proxy/my/avatar', body: { avatar: ids.avatar } },
       { method: 'POST', path: `${inbox}/${ids.message}/read` },
       { method: 'DELETE', path: `${inbox}/${ids.message}` },
+      { method: 'GET', path: `/users/ajax/v1/my/history?limit=1&cursor=${encodeURIComponent(ids.historyCursor)}` },
       // Body-addressed: answered 200 with nothing changed (count 0), checked below and by the snapshot.
       { method: 'POST', path: `${inbox}/read`, body: { ids: [ids.message, list.json.messages[1].id] } },
       { method: 'POST', path: `${inbox}:batchDelete`, body: { ids: [ids.message, list.json.messages[1].id] } },
