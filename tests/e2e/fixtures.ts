@@ -64,10 +64,18 @@ export const EXPECTED_CONSOLE_ERRORS: readonly ExpectedConsoleError[] = [
     why: 'the activation link is opened a second time, and refused',
   },
   {
-    path: /^\/users\/ajax\/v1\/my\/emails:rebind$/,
+    path: /^\/users\/ajax\/v1\/my\/(tokens|emails:rebind)$/,
+    status: 403,
+    specs: ['reauth.spec.ts', 'profile.spec.ts'],
+    why:
+      'a sensitive call of a session whose proof was aged on purpose answers ReauthRequired: the core asks for the ' +
+      'password and repeats the call',
+  },
+  {
+    path: /^\/users\/ajax\/v1\/my\/reauth$/,
     status: 400,
-    specs: ['profile.spec.ts'],
-    why: 'changing the email with a wrong current password is refused, and the dialog says so',
+    specs: ['reauth.spec.ts', 'profile.spec.ts'],
+    why: 'a wrong password is given to the re-authentication dialog on purpose, which says so',
   },
   {
     path: /\/api\/v3\/user\/keys$/,
@@ -221,6 +229,8 @@ export const E2E_USERS = {
   securityKeys: { username: 'security-keys', name: 'Security Keys User', password: 'SecKeys@pass1' },
   /** Says "this wasn't me" (security.spec.ts): its token is revoked and its other sessions end. */
   securityNotMe: { username: 'security-not-me', name: 'Not Me User', password: 'NotMe@pass1' },
+  /** Is asked to prove it is them before creating a token (reauth.spec.ts): its sessions' proofs are aged. */
+  reauth: { username: 'reauth', name: 'Reauth User', password: 'Reauth@pass1' },
 } as const;
 
 /**
@@ -343,6 +353,17 @@ export async function mailsTo(baseURL: string, to: string): Promise<E2EMail[]> {
 export async function ageRecovery(baseURL: string, username: string): Promise<void> {
   const port = fs.readFileSync(mailApiPortFile(Number(new URL(baseURL).port)), 'utf8').trim();
   await fetch(`http://127.0.0.1:${port}/age-recovery?username=${encodeURIComponent(username)}`);
+}
+
+/**
+ * Lets the re-authentication window pass for one account's sessions on the e2e service (their last proof becomes
+ * long ago), so its next sensitive call asks for the password: the harness's side door, like `ageRecovery`, since
+ * the window is minutes of real time and other specs' sessions must keep theirs.
+ */
+export async function ageProofs(baseURL: string, username: string): Promise<void> {
+  const port = fs.readFileSync(mailApiPortFile(Number(new URL(baseURL).port)), 'utf8').trim();
+  const res = await fetch(`http://127.0.0.1:${port}/age-proofs?username=${encodeURIComponent(username)}`);
+  expect(res.status).toBe(204);
 }
 
 /** Where the gap of a puzzle the e2e service drew is (left edge, puzzle pixels), read from its database. */

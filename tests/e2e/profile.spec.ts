@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { dropSession, E2E_USERS, expect, expectNoAxeViolations, mailsTo, signIn, test } from './fixtures';
+import { ageProofs, dropSession, E2E_USERS, expect, expectNoAxeViolations, mailsTo, signIn, test } from './fixtures';
 
 // The profile section against the real service; mail goes to the serve process's loopback SMTP sink.
 // Mail delivery, a 5 s countdown and several sign-ins need more than the default 30 s on a busy machine.
@@ -35,10 +35,8 @@ test('e-mail: bind, open the activation link from the received mail, see it veri
   await dialog.getByRole('button', { name: '发送激活邮件' }).click();
   await expect(dialog).toContainText('邮箱格式不正确');
   await dialog.getByLabel('邮箱地址').fill(address);
-  // A change of the e-mail asks the current password.
-  await dialog.getByRole('button', { name: '发送激活邮件' }).click();
-  await expect(dialog).toContainText('请输入当前密码');
-  await dialog.getByLabel('当前密码').fill(E2E_USERS.profile.password);
+  // No password field: the sign-in a moment ago is the recent proof the change needs (re-authentication).
+  await expect(dialog.getByLabel('当前密码')).toHaveCount(0);
   await dialog.getByRole('button', { name: '发送激活邮件' }).click();
   await expect(page.getByText('发送成功')).toBeVisible(SLOW);
   await expect(row).toContainText(address);
@@ -67,15 +65,24 @@ test('e-mail: bind, open the activation link from the received mail, see it veri
   await page.goto(link);
   await expect(page.getByTestId('email-verify')).toContainText('激活链接不匹配');
 
-  // Modify asks the current password too; a wrong one is refused and nothing changes (a right one within the
-  // minute would meet the mail throttle, so the HTTP tests cover the change itself).
+  // Modify, once the session's proof is old: the core asks for the password; a wrong one is refused in its dialog
+  // and, cancelled, nothing changes (a right one within the minute would meet the mail throttle, so the HTTP tests
+  // cover the change itself).
+  await ageProofs(baseURL!, E2E_USERS.profile.username);
   await page.goto('/users/settings/profile');
   await page.getByTestId('profile-email-modify').click();
-  const modify = page.getByRole('dialog');
+  const modify = page.getByRole('dialog', { name: '修改邮箱' });
   await modify.getByLabel('邮箱地址').fill(`next-${address}`);
-  await modify.getByLabel('当前密码').fill('Wrong@pass1');
+  await expect(modify.getByLabel('当前密码')).toHaveCount(0);
   await modify.getByRole('button', { name: '发送激活邮件' }).click();
-  await expect(page.getByText('当前密码不正确')).toBeVisible(SLOW);
+  const reauth = page.getByTestId('core-reauth');
+  await expect(reauth).toBeVisible(SLOW);
+  await expect(reauth).toContainText('为了账号安全，请再次输入密码后继续');
+  await page.getByTestId('core-reauth-password').fill('Wrong@pass1');
+  await page.keyboard.press('Enter');
+  await expect(reauth.getByRole('alert')).toHaveText('密码错误。', SLOW);
+  await page.keyboard.press('Escape');
+  await expect(reauth).toBeHidden();
   await expect(page.getByTestId('profile-email')).toContainText(address);
 });
 

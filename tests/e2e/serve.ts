@@ -134,6 +134,20 @@ const mailApi = http.createServer((req, res) => {
       );
     return;
   }
+  if (url.pathname === '/age-proofs') {
+    // The re-authentication window passes for one account's sessions: their last proof is long ago.
+    const username = (url.searchParams.get('username') ?? '').toLowerCase();
+    void app.ctx.db
+      .updateTable('sessions')
+      .set({ proved_at: 1 })
+      .where('user_id', 'in', app.ctx.db.selectFrom('users').select('id').where('username_lower', '=', username))
+      .execute()
+      .then(
+        () => res.writeHead(204).end(),
+        () => res.writeHead(500).end(),
+      );
+    return;
+  }
   if (url.pathname !== '/mails') return void res.writeHead(404).end();
   const to = url.searchParams.get('to')?.toLowerCase();
   const list = to ? smtp.mails.filter((m) => m.to.some((t) => t.toLowerCase() === to)) : smtp.mails;
