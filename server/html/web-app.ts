@@ -108,13 +108,12 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
       .send(renderIndexHtml(template, config, nonce, page.files, screen));
   };
 
-  const htmlSchema = { hide: true } as const;
+  // The web app's routes: open to anyone (the pipeline reads the session if there is one), not in the API reference.
+  const pageRoute = { schema: { hide: true }, config: { auth: 'public' } } as const;
   // `/users/settings` leads to the settings' first page, the first section of the edition's menu that the build has;
   // the query goes along.
   const home = () => settingsHome(pageChunks(), ctx.edition.settingsMenu);
-  app.get('/', { schema: htmlSchema, config: { auth: 'public' } }, async (_req, reply) =>
-    reply.redirect(home() ?? '/users/settings'),
-  );
+  app.get('/', pageRoute, async (_req, reply) => reply.redirect(home() ?? '/users/settings'));
   const toHome = async (req: FastifyRequest, reply: FastifyReply) => {
     const to = home();
     if (!to) return serveIndex(req, reply);
@@ -122,7 +121,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
     return reply.redirect(query < 0 ? to : to + req.url.slice(query));
   };
   for (const url of ['/users/settings', '/users/settings/']) {
-    app.get(url, { schema: htmlSchema, config: { auth: 'public' } }, toHome);
+    app.get(url, pageRoute, toHome);
   }
   // An unknown path: a browser opening it gets the app's not-found page (in the frame when signed in) with 404; a
   // script, an API client or a file request gets the error shape.
@@ -140,15 +139,15 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
     return found ? serveIndex(req, reply) : notFound(req, reply);
   };
   for (const prefix of APP_ROUTE_PREFIXES) {
-    app.get(prefix, { schema: htmlSchema, config: { auth: 'public' } }, servePage);
-    app.get(`${prefix}/*`, { schema: htmlSchema, config: { auth: 'public' } }, servePage);
+    app.get(prefix, pageRoute, servePage);
+    app.get(`${prefix}/*`, pageRoute, servePage);
   }
   // Unknown API paths answer JSON 404, never the web app.
   for (const prefix of API_PREFIXES) {
     app.route({
       method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
       url: `${prefix}*`,
-      schema: htmlSchema,
+      schema: pageRoute.schema,
       config: { auth: 'public', csrf: 'xhr' },
       handler: async (req, reply) => sendError(req, reply, 404, 'NotFound'),
     });
