@@ -171,7 +171,11 @@ describe('e-mail change of a directory account', () => {
     expect(bindsAs(d.ldap.users.mo.dn).slice(before)).toHaveLength(5);
     const list = await mo.req('POST', `${INBOX}:list`, { body: { page_size: 100 } });
     expect((list.json.messages as { type: string }[]).filter((m) => m.type === 'account.locked')).toHaveLength(1);
-    expect(sink.mails.filter((m) => m.to.some((to) => to.startsWith('mo')))).toHaveLength(0);
+    // No activation or change notice: mo is told of the lock only (the security slice's mail, without a link).
+    expect(sink.mails.filter((m) => m.to.some((to) => to.startsWith('mo'))).map((m) => m.links)).toEqual([[]]);
+    expect(sink.mails.filter((m) => m.to.some((to) => to.startsWith('mo'))).map((m) => m.to)).toEqual([
+      ['mo@example.org'],
+    ]);
     expect((await mo.req('GET', '/individual/proxy/me')).json.email).toBe('mo@example.org');
     await s.ctx.lockout.unlock('mo');
   });
