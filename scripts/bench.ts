@@ -18,6 +18,7 @@ import type { AppContext } from '../server/context';
 import { dropPgSchema } from '../server/db/index';
 import { countMessages, listMessages } from '../plugins/notifications/server/service';
 import type { InboxPage } from '../plugins/notifications/contract';
+import { sessionsBench } from './bench-sessions';
 import { historyBench } from './bench-history';
 
 /** Summary of one autocannon run. */
@@ -573,15 +574,16 @@ async function inboxBench(): Promise<void> {
 }
 
 /**
- * `npm run bench`: every section; `BENCH_ONLY=general`, `inbox` or `history` runs one alone. On PostgreSQL
+ * `npm run bench`: every section; `BENCH_ONLY=general`, `inbox`, `sessions` or `history` runs one alone. On PostgreSQL
  * with `BENCH_DATABASE_URL` (e.g. `bash scripts/with-postgres.sh bash -c 'BENCH_DATABASE_URL=$DATABASE_URL npm run bench'`).
  */
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY;
-  if (only && !['general', 'inbox', 'history'].includes(only))
-    throw new Error(`BENCH_ONLY must be general, inbox or history, not ${only}`);
+  if (only && !['general', 'inbox', 'sessions', 'history'].includes(only))
+    throw new Error(`BENCH_ONLY must be general, inbox, sessions or history, not ${only}`);
   if (!only || only === 'general') await generalBench();
   if (!only || only === 'inbox') await inboxBench();
+  if (!only || only === 'sessions') await sessionsBench(cannon, DURATION, CONNECTIONS);
   if (!only || only === 'history') await historyBench();
 }
 

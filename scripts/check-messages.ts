@@ -278,8 +278,21 @@ const SAMPLE_EVENTS: readonly Record<string, unknown>[] = (() => {
     org: ARG,
     cidrs: [ARG],
     how: 'settings',
+    sessions: 2,
+    credentials: [
+      { credential: 'token', count: 3 },
+      { credential: 'packages-password', count: 1 },
+    ],
+    locked: false,
   };
-  return [{}, { how: 'recovery' }, { lock: 'marked' }, { lock: 'unmarked' }, { cidrs: [], browser: {} }].map((v) => ({
+  return [
+    {},
+    { how: 'recovery' },
+    { lock: 'marked' },
+    { lock: 'unmarked' },
+    { cidrs: [], browser: {} },
+    { locked: true, credentials: [{ credential: 'other', count: 1 }] },
+  ].map((v) => ({
     ...base,
     ...v,
   }));

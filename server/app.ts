@@ -16,7 +16,7 @@ import { LoginLockout } from './auth/lockout';
 import { RateLimiter } from './auth/rate-limit';
 import { SliderCaptcha } from './services/captcha/slider';
 import { TOKEN_PREFIX } from './auth/tokens';
-import { createMailer } from './mail/index';
+import { createMailer, senderAddress } from './mail/index';
 import { ErrorBody, installErrorHandling } from './errors';
 import { clientErrorHandler, frameworkErrorHandler, installPipeline } from './http/pipeline';
 import { installJsonBodyParser } from './http/json-body';
@@ -30,7 +30,6 @@ import { purgeUsageLogs } from './services/usage-logs';
 import { oapiRoutes } from './routes/oapi';
 import { identityRoutes } from './routes/identities';
 import { captchaRoutes } from './routes/captcha';
-import { reauthRoutes } from './routes/reauth';
 import { reauthRoutes } from './routes/reauth';
 import { discoverServerPlugins, editionServerPlugins } from './plugin-loader';
 import { EventBus, type EventReceiver } from './events';
@@ -180,6 +179,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     trustProxy: opts.trustProxy?.length ? opts.trustProxy : false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  const mailer = createMailer({
+    smtpUrl: opts.smtpUrl,
+    dataDir: opts.dataDir,
+    from: senderAddress(opts.publicUrl),
+    log: app.log,
+  });
   const ctx: AppContext = {
     config: opts,
     clock,
@@ -187,12 +192,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     dialect: database.dialect,
     hasher: new PasswordHasher(opts.hashParams ?? DEFAULT_HASH_PARAMS),
     edition,
-    mailer: createMailer({
-      smtpUrl: opts.smtpUrl,
-      dataDir: opts.dataDir,
-      from: `no-reply@${opts.publicUrl ? new URL(opts.publicUrl).hostname : 'localhost'}`,
-      log: app.log,
-    }),
+    mailer,
     secureCookies: https,
     sessions: new SessionStore(database.db, clock, database.sqlite),
     lockout: new LoginLockout(database.db, clock),
@@ -202,13 +202,19 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     signInMethods: null,
     directoryPasswords: null,
     emailCodes: null,
+    trustedBrowsers: null,
     events: new EventBus(
-      { db: database.db, clock },
+      { db: database.db, clock, mailer },
       plugins.flatMap((p): EventReceiver[] => (p.onEvent ? [p.onEvent] : [])),
       app.log,
     ),
     pageData: [],
+    credentialRevokers: [],
   };
+  for (const p of plugins) {
+    const revoke = p.revokeCredentials;
+    if (revoke) ctx.credentialRevokers.push((userId) => revoke(ctx, userId));
+  }
   for (const p of plugins) {
     const pageData = p.pageData;
     if (pageData) ctx.pageData.push({ id: p.id, load: (req, page) => pageData(ctx, req, page.path, page) });
@@ -230,6 +236,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     if (ctx.emailCodes)
       throw new Error(`plugin "${p.id}" provides emailCodes, but another mounted plugin already does`);
     ctx.emailCodes = p.provides.emailCodes(ctx);
+  }
+  for (const p of plugins) {
+    if (!p.provides?.trustedBrowsers) continue;
+    if (ctx.trustedBrowsers)
+      throw new Error(`plugin "${p.id}" provides trustedBrowsers, but another mounted plugin already does`);
+    ctx.trustedBrowsers = p.provides.trustedBrowsers(ctx);
   }
   app.decorate('ctx', ctx);
   // Expired sessions, puzzles, passes and limit windows are refused on use; this only keeps the tables small.
@@ -309,4 +321,3 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await registerWebApp(app, ctx);
   return app;
 }
-  await app.register(reauthRoutes);

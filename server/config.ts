@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { listEditionIds, resolveEditionId } from './edition/loader';
 import { parseCidr } from './services/organizations';
@@ -38,6 +39,11 @@ export interface AppConfig {
    * `trustProxy`.
    */
   trustProxy?: string[];
+  /**
+   * `GEOIP_DATABASE`: a local MaxMind DB file (GeoLite2/GeoIP2 City or Country, `.mmdb`) the security page names a
+   * session's approximate place from; read at start, never updated nor fetched by the service. Unset: no place.
+   */
+  geoipDatabase?: string;
   /**
    * `IPV6_PREFIX_LENGTH` (default 64, 32 to 128): limits and throttles keyed by the client address count an IPv6
    * client by its network of this many bits, since one client usually holds a whole /64 and could take a fresh
@@ -144,6 +150,11 @@ export function loadConfig(
     else trustProxy = parsed;
   }
 
+  const rawGeoip = str('GEOIP_DATABASE');
+  const geoipDatabase = rawGeoip === undefined ? undefined : path.resolve(rawGeoip);
+  if (geoipDatabase !== undefined && !isReadableFile(geoipDatabase))
+    problems.push(`GEOIP_DATABASE must name a readable MaxMind DB (.mmdb) file, got "${rawGeoip}"`);
+
   let ipv6PrefixLength = DEFAULT_IPV6_PREFIX_LENGTH;
   const rawPrefix = str('IPV6_PREFIX_LENGTH');
   if (rawPrefix !== undefined) {
@@ -182,10 +193,21 @@ export function loadConfig(
     distDir,
     editionsDir,
     trustProxy,
+    geoipDatabase,
     ipv6PrefixLength,
     avatarStorageBytes,
     reauthWindowMinutes,
   };
+}
+
+/** True for a file the service can open for reading. */
+function isReadableFile(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.R_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Names proxy-addr (behind Fastify's `trustProxy`) understands for whole address families. */

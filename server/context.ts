@@ -15,10 +15,11 @@ import type { LoginLockout } from './auth/lockout';
 import type { TokenAuthenticator } from './auth/tokens';
 import type { DirectoryPasswords } from './auth/directory-passwords';
 import type { EmailCodes } from './auth/email-codes';
+import type { TrustedBrowsers } from './auth/trusted-browsers';
 import type { RateLimiter } from './auth/rate-limit';
 import type { SliderCaptcha } from './services/captcha/slider';
 import type { EventBus } from './events';
-import type { PageDataRequest } from './plugin';
+import type { PageDataRequest, RevokedCredentials } from './plugin';
 
 /** Shared services every route reaches through `app.ctx`, so plugins need no globals. */
 export interface AppContext {
@@ -50,14 +51,18 @@ export interface AppContext {
   directoryPasswords: DirectoryPasswords | null;
   /** Codes mailed to an account's current address (from the profile slice); null without it. */
   emailCodes: EmailCodes | null;
+  /** The browsers the sign-in lockout trusts for an account (from the login slice); null without it. */
+  trustedBrowsers: TrustedBrowsers | null;
   /** Account events (token created, password changed…) to the slices that receive them (the inbox). */
   events: EventBus;
+  /** The mounted slices' revocations for "this wasn't me" (`ServerPlugin.revokeCredentials`). */
+  credentialRevokers: ((userId: string) => Promise<RevokedCredentials>)[];
   /** The mounted slices' first-render data of a page (`ServerPlugin.pageData`), by plugin id. */
   pageData: { id: string; load: (req: FastifyRequest, page: PageDataRequest) => Promise<unknown> }[];
 }
 
 /** The signed-in user as loaded with the session (one query), enough for most routes. */
-export type SessionUser = Omit<UsersTable, 'password_hash'>;
+export type SessionUser = Omit<UsersTable, 'password_hash' | 'held_at'>;
 
 /** A live session attached to a request. */
 export interface RequestSession {

@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
 import type { Clock } from './clock';
+import type { Mailer } from './mail/index';
+import type { ServerLocale } from './i18n/index';
 import type { DB } from './db/schema';
 import type { Lock } from './auth/lockout';
 
@@ -73,6 +75,8 @@ export type AccountEvent = AccountEventBody & {
 export interface EventDeps {
   db: Kysely<DB>;
   clock: Clock;
+  /** The service's mailer (the security slice mails security events); null where mail is not set up. */
+  mailer: Mailer | null;
 }
 
 /**
@@ -84,6 +88,8 @@ export interface EventOrigin {
   address: string;
   /** The User-Agent header as sent; null when there was none. */
   userAgent: string | null;
+  /** The language the request is answered in (a mail to an account without its own language uses it). */
+  locale?: ServerLocale;
 }
 
 /**

@@ -75,6 +75,11 @@ describe('server slices', () => {
       '062-email-change-codes',
       '063-email-code-purpose',
       '064-color-scheme',
+      '065-session-details',
+      '066-session-proofs',
+      '067-account-history',
+      '068-mark-browsers',
+      '069-account-holds',
     ]);
     const clash = defineServerPlugin({ id: 'clash', migrations: { '002-usage-logs': coreMigrations['001-initial'] } });
     expect(() => allMigrations([clash])).toThrow(/"002-usage-logs" of plugin "clash" is already defined by the core/);

@@ -4,6 +4,7 @@ import type { AppContext } from './context';
 import type { TokenAuthenticator } from './auth/tokens';
 import type { DirectoryPasswords } from './auth/directory-passwords';
 import type { EmailCodes } from './auth/email-codes';
+import type { TrustedBrowsers } from './auth/trusted-browsers';
 import type { ServerLocale, ServerMessages } from './i18n/index';
 import type { CliCommand } from './cli/command';
 import type { EventReceiver } from './events';
@@ -26,6 +27,11 @@ export interface ServerProvides {
    * proof (a first password) takes the code the mailing slice sent.
    */
   emailCodes?: (ctx: AppContext) => EmailCodes;
+  /**
+   * Lists and forgets the browsers the sign-in lockout trusts for an account (becomes `ctx.trustedBrowsers`), so the
+   * security page shows them without importing the slice that marks them.
+   */
+  trustedBrowsers?: (ctx: AppContext) => TrustedBrowsers;
 }
 
 /**
@@ -77,6 +83,18 @@ export interface ServerPlugin {
    * slices the edition mounts receive in the service; the CLI hands events to every slice that has a receiver.
    */
   onEvent?: EventReceiver;
+  /**
+   * Revokes every credential this slice keeps for an account that its owner says was used by someone else ("this
+   * wasn't me"): what an intruder may have made or learnt stops working at once. Answers what it revoked, by kind
+   * (`token`, `packages-password`…), with a count of 0 when the account had none.
+   */
+  revokeCredentials?: (ctx: AppContext, userId: string) => Promise<RevokedCredentials>;
+}
+
+/** What a slice revoked for "this wasn't me": the kind of credential and how many. */
+export interface RevokedCredentials {
+  credential: string;
+  count: number;
 }
 
 /** Declares a slice; an identity function that keeps the literal type (so typos in field names fail to compile). */

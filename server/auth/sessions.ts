@@ -1,9 +1,12 @@
+import crypto from 'node:crypto';
 import type { CompiledQuery, Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { Clock } from '../clock';
 import type { DB } from '../db/schema';
 import type { RequestSession, SessionUser } from '../context';
 import { randomSecret, sha256 } from './random';
+import { AppError } from '../errors';
+import { keptUserAgent } from './user-agent';
 
 /** Name of the session cookie on http (development, tests). */
 export const SESSION_COOKIE = 'account_session';
@@ -40,6 +43,22 @@ export const sessionUserColumns = [
   'users.created_at',
   'users.updated_at',
 ] as const;
+
+/** How and from where a session was signed in, as the account's security page shows it. */
+export interface SessionDetails {
+  /** `password`, `ldap`, `ad`, or a third-party provider's id (`dingtalk`, `lark`, `wecom`…). */
+  method: string;
+  /** The browser's User-Agent header (kept cut to 512 characters). */
+  userAgent?: string | null;
+  /** The client address of the sign-in (then of the latest activity). */
+  address?: string | null;
+}
+
+/** The longest sign-in method name a session keeps (the column's width). */
+const SIGN_IN_METHOD_MAX = 32;
+/** The longest client address a session keeps (the column's width; an IPv6 address is at most 45). */
+const ADDRESS_MAX = 64;
+const keptAddress = (address: string | null | undefined) => (address ? address.slice(0, ADDRESS_MAX) : null);
 
 type LookupRow = SessionUser & {
   csrf_token: string;
@@ -78,29 +97,42 @@ export class SessionStore {
     }
   }
 
-  /** Starts a session for a user; returns the raw cookie value (shown once) and the CSRF token. */
-  async create(userId: string): Promise<{ id: string; idHash: string; csrfToken: string }> {
+  /**
+   * Starts a session for a user, noting how and from where (the security page shows it); returns the raw cookie value
+   * (shown once) and the CSRF token.
+   */
+  async create(userId: string, details: SessionDetails): Promise<{ id: string; idHash: string; csrfToken: string }> {
+    // Every sign-in ends here: an account its owner held ("this wasn't me") gets no session until an admin lifts it.
+    const user = await this.db.selectFrom('users').select('held_at').where('id', '=', userId).executeTakeFirst();
+    if (user?.held_at != null) throw new AppError(423, 'AccountHeld');
     const id = randomSecret(32);
     const idHash = sha256(id);
     const csrfToken = randomSecret(32);
     const now = this.clock.now().getTime();
     await this.db
       .insertInto('sessions')
-      // A sign-in is a proof (re-authentication): the session starts fresh.
       .values({
         id_hash: idHash,
         user_id: userId,
         csrf_token: csrfToken,
         created_at: now,
         last_seen_at: now,
+        // A sign-in is a proof (re-authentication): the session starts fresh.
         proved_at: now,
+        handle: crypto.randomBytes(16).toString('hex'),
+        user_agent: keptUserAgent(details.userAgent),
+        address: keptAddress(details.address),
+        method: details.method.slice(0, SIGN_IN_METHOD_MAX),
       })
       .execute();
     return { id, idHash, csrfToken };
   }
 
-  /** Resolves a cookie value to a live session (with its user), ending it when a timeout has passed. */
-  async load(rawId: string): Promise<RequestSession | null> {
+  /**
+   * Resolves a cookie value to a live session (with its user), ending it when a timeout has passed. `address` (the
+   * request's client address) is noted with the last activity, as often as that is written.
+   */
+  async load(rawId: string, address?: string): Promise<RequestSession | null> {
     if (!rawId || rawId.length > 100) return null;
     const idHash = sha256(rawId);
     const row = this.fastLookup
@@ -115,7 +147,7 @@ export class SessionStore {
     if (now - row.last_seen_at >= TOUCH_INTERVAL_MS) {
       await this.db
         .updateTable('sessions')
-        .set({ last_seen_at: now })
+        .set(address ? { last_seen_at: now, address: keptAddress(address) } : { last_seen_at: now })
         .where('id_hash', '=', idHash)
         .where('last_seen_at', '<', now)
         .execute();
@@ -148,11 +180,12 @@ export class SessionStore {
     await this.db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
   }
 
-  /** Ends every session of a user but the one given (after a password change). */
-  async destroyOthers(userId: string, keepIdHash: string | null): Promise<void> {
+  /** Ends every session of a user but the one given (after a password change, "sign out the others"); how many. */
+  async destroyOthers(userId: string, keepIdHash: string | null): Promise<number> {
     let q = this.db.deleteFrom('sessions').where('user_id', '=', userId);
     if (keepIdHash) q = q.where('id_hash', '!=', keepIdHash);
-    await q.execute();
+    const r = await q.executeTakeFirst();
+    return Number(r.numDeletedRows);
   }
 
   /** Removes sessions past either timeout; cheap housekeeping run now and then. */

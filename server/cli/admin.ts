@@ -11,6 +11,7 @@ import { discoverServerPlugins } from '../plugin-loader';
 import type { ServerPlugin } from '../plugin';
 import type { CliCommand, CliIo } from './command';
 import { EventBus, type EventReceiver } from '../events';
+import { createMailer, senderAddress } from '../mail/index';
 import { ORG_COMMANDS } from './org-commands';
 import { IDENTITY_PROVIDERS, type IdentityProvider } from '../../schemas/identities';
 
@@ -101,7 +102,17 @@ export const CORE_COMMANDS: readonly CliCommand[] = [
       // A lock lifted (not just failures forgotten) goes to the account's history: an administrator unlocked it.
       const lockout = new LoginLockout(deps.db, deps.clock);
       const locked = await Promise.all((only ? [only] : LOCKS).map((lock) => lockout.isLocked(args[0], lock)));
-      const had = await new LoginLockout(deps.db, deps.clock).unlock(args[0], only);
+      let had = await new LoginLockout(deps.db, deps.clock).unlock(args[0], only);
+      // An account its owner held ("this wasn't me") is lifted by this command only, and only without --lock.
+      if (!only) {
+        const r = await deps.db
+          .updateTable('users')
+          .set({ held_at: null })
+          .where('username_lower', '=', args[0].toLowerCase())
+          .where('held_at', 'is not', null)
+          .executeTakeFirst();
+        had = Number(r.numUpdatedRows) > 0 || had;
+      }
       const which = only ? ` (${LOCK_NAMES[only]})` : '';
       const account = locked.some(Boolean) ? await findUserByUsername(deps.db, args[0]) : undefined;
       if (account) await deps.events.emit({ type: 'account.unlocked', by: 'admin', to: { userId: account.id } });
@@ -279,9 +290,15 @@ export async function runAdmin(
 
   const config = loadConfig(env, (m) => io.err(`warning: ${m}`));
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  // Mail goes where the service's goes (the security slice mails about the events a command emits).
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    dataDir: config.dataDir,
+    from: senderAddress(config.publicUrl),
+  });
   try {
     await migrateToLatest(database.db, undefined, slices);
-    const base = { db: database.db, clock: systemClock };
+    const base = { db: database.db, clock: systemClock, mailer };
     // The CLI's events (a notice, a whitelist change) reach every slice that receives them, whatever the edition.
     const events = new EventBus(
       base,
@@ -300,6 +317,7 @@ export async function runAdmin(
     }
     throw e;
   } finally {
+    mailer.close();
     await database.close();
   }
 }

@@ -14,7 +14,9 @@ import * as m040 from './migrations/040-org-policies';
 import * as m050 from './migrations/050-captcha-rate-limits';
 import * as m060 from './migrations/060-device-lockout';
 import * as m064 from './migrations/064-color-scheme';
+import * as m065 from './migrations/065-session-details';
 import * as m066 from './migrations/066-session-proofs';
+import * as m069 from './migrations/069-account-holds';
 
 /** Which engine a database runs on; a few statements differ (e.g. nothing yet, but callers may ask). */
 export type DialectName = 'sqlite' | 'postgres';
@@ -61,7 +63,9 @@ export const coreMigrations: Record<string, Migration> = {
   '050-captcha-rate-limits': m050,
   '060-device-lockout': m060,
   '064-color-scheme': m064,
+  '065-session-details': m065,
   '066-session-proofs': m066,
+  '069-account-holds': m069,
 };
 
 /** Core and slice migrations in one name-ordered map; a name used twice is refused (Kysely keys by name). */

@@ -20,6 +20,8 @@ export interface UsersTable {
   current_org_id: string | null;
   /** The theme the web app paints for this account (migration 064); `system` follows the device. */
   color_scheme: ColorScheme;
+  /** When its owner locked it with "this wasn't me" (migration 069); null = not held. Only an administrator lifts it. */
+  held_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -78,6 +80,14 @@ export interface SessionsTable {
   csrf_token: string;
   created_at: number;
   last_seen_at: number;
+  /** The session's public name on the security page (migration 065): random, never the cookie nor its digest. */
+  handle: string;
+  /** The browser's User-Agent at sign-in, cut to 512 characters; null when it sent none. */
+  user_agent: string | null;
+  /** The client address the session was last active from (written with `last_seen_at`). */
+  address: string | null;
+  /** How it was signed in: `password`, `ldap`, `ad`, a provider id; `unknown` for sessions from before 065. */
+  method: string;
   /** When the session last proved its owner (a sign-in, a re-authentication), epoch ms (migration 066). */
   proved_at: number;
 }

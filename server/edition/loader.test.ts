@@ -48,6 +48,7 @@ describe('edition manifests', () => {
       expect(ed[id].paths).toEqual({ relogin: '/users/login', codeHostingPrefix: '/uiless/proxy/' });
       expect(ed[id].settingsMenu).toEqual([
         { key: 'profile', visible: 'always' },
+        { key: 'security', visible: 'always' },
         { key: 'personalAccessToken', visible: 'always' },
         { key: 'ssh', visible: { appInstalled: 'codeup' } },
         { key: 'packagesCredential', visible: { appInstalled: 'packages' } },
@@ -57,6 +58,7 @@ describe('edition manifests', () => {
     expect(ed.global.paths).toEqual({ relogin: '/sso/login', codeHostingPrefix: '/' });
     expect(ed.global.settingsMenu).toEqual([
       { key: 'profile', visible: 'always' },
+      { key: 'security', visible: 'always' },
       { key: 'personalAccessToken', visible: 'always' },
       { key: 'ssh', visible: 'always' },
     ]);

@@ -89,7 +89,7 @@ export async function loadSession(
   const name = sessionCookieName(https);
   const cookie = req.cookies?.[name];
   if (!cookie) return;
-  req.session = await sessions.load(cookie);
+  req.session = await sessions.load(cookie, req.ip);
   if (!req.session) reply.clearCookie(name, { path: '/', secure: https, httpOnly: true, sameSite: 'lax' });
 }
 
@@ -217,7 +217,9 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
   app.addHook('onRequest', (req, _reply, done) => {
     const noted: EventAudience[] = [];
     eventsOf.set(req, noted);
-    noteEventsDuring({ noted, origin: { address: req.ip, userAgent: req.headers['user-agent'] ?? null } }, done);
+    req.locale = resolveLocale(req.cookies ?? {}, req.headers['accept-language'], fallbackLocale);
+    const origin = { address: req.ip, userAgent: req.headers['user-agent'] ?? null, locale: req.locale };
+    noteEventsDuring({ noted, origin }, done);
   });
 
   app.addHook('onRoute', (route) => {
@@ -231,7 +233,6 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
 
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     reply.header('x-request-id', req.id);
-    req.locale = resolveLocale(req.cookies ?? {}, req.headers['accept-language'], fallbackLocale);
     const config = req.routeOptions.config ?? {};
     const auth = config.auth;
     if (!auth) return;

@@ -25,6 +25,8 @@ export const en_US = {
   ReauthAccountLocked: 'The account is locked for 1 hour because of too many failed attempts.',
   ReauthDirectoryUnavailable: 'The directory cannot check your password right now. Please try again later.',
   ReauthMethodUnavailable: 'This account does not confirm with a password.',
+  AccountHeld:
+    'This account was locked by its owner after a sign-in that was not theirs. Ask an administrator to unlock it.',
   TokenInvalid: 'The personal access token is invalid, expired or deleted.',
   TokenInQuery: 'Send the personal access token in the x-yunxiao-token or Authorization header, never in the URL.',
   InsufficientScope: 'The personal access token lacks the permission "{scope}".',

@@ -27,6 +27,7 @@ export const zh_CN: Record<CoreCode, string> = {
   ReauthAccountLocked: '失败次数过多，账号已被锁定 1 小时。',
   ReauthDirectoryUnavailable: '目录服务暂时无法验证密码，请稍后再试。',
   ReauthMethodUnavailable: '此账号不通过密码确认身份。',
+  AccountHeld: '该账号已被本人因非本人登录而锁定，请联系管理员解锁。',
   TokenInvalid: '访问令牌无效、已过期或已删除。',
   TokenInQuery: '请通过 x-yunxiao-token 或 Authorization 请求头传递访问令牌，不要放在 URL 中。',
   InsufficientScope: '访问令牌缺少权限“{scope}”。',

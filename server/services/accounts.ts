@@ -155,6 +155,7 @@ export function newUserRow(
     password_hash: null,
     current_org_id: null,
     color_scheme: DEFAULT_COLOR_SCHEME,
+    held_at: null,
     created_at: now,
     updated_at: now,
     ...fields,

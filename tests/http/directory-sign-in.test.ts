@@ -162,6 +162,9 @@ describe('directory sign-in (LDAP, Windows AD) against a real OpenLDAP', () => {
     const me = await a.client.req('GET', '/individual/proxy/me');
     expect(me.status).toBe(200);
     expect(me.json).toMatchObject({ username: 'lin', name: 'Lin Wei', email: 'lin@example.org' });
+    // The security page names the directory it signed in through.
+    const listed = await a.client.req('GET', '/users/ajax/v1/my/sessions');
+    expect(listed.json.sessions).toMatchObject([{ method: 'ldap', current: true }]);
 
     const [entry] = (await d.asAdmin('ldap', (c) => c.search(lin.dn, { scope: 'base', attributes: ['entryUUID'] })))
       .searchEntries;

@@ -117,7 +117,7 @@ describe('e-mail change', () => {
   it('an account without a password proves the change with a code mailed to its current address', async () => {
     const tp = new Client(s.url);
     // It signs in through its provider; the test makes its session directly.
-    const session = await s.ctx.sessions.create(s.users.tp.id);
+    const session = await s.ctx.sessions.create(s.users.tp.id, { method: 'dingtalk' });
     tp.cookies.set(SESSION_COOKIE, session.id);
     tp.csrf = session.csrfToken;
     const me = await tp.req('GET', '/individual/proxy/me');

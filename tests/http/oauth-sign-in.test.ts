@@ -186,6 +186,9 @@ describe('third-party sign-in (OAuth 2.0 code flow with PKCE) against a real Ope
       const who = await me(c);
       expect(who.status).toBe(200);
       expect(who.json.username).toBe('alice');
+      // The security page names the provider it signed in through.
+      const listed = await call(c, 'GET', '/users/ajax/v1/my/sessions');
+      expect(listed.json.sessions.find((x: { current: boolean }) => x.current)).toMatchObject({ method: provider });
     }
   });
 

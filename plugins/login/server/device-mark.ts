@@ -3,6 +3,7 @@ import type { AppContext } from '../../../server/context';
 import type { Lock } from '../../../server/auth/lockout';
 import { randomSecret, sha256 } from '../../../server/auth/random';
 import { hmac, serviceSecret, verifyHmac } from '../../../server/auth/secrets';
+import { describeBrowser } from '../../../server/auth/user-agent';
 import { DEVICE_MEMORY_DAYS } from './devices';
 
 /** The device mark cookie on http. */
@@ -82,7 +83,8 @@ export async function lockFor(
 
 /**
  * Rotation at a successful sign-in: the browser's previous mark of the account stops counting, a new one is stored
- * (as a digest) and the cookie carries it first, with the browser's marks of other accounts after it.
+ * (as a digest, with the browser's description for the security page, and the first sign-in of the mark it replaces)
+ * and the cookie carries it first, with the browser's marks of other accounts after it.
  */
 export async function rotateMark(
   ctx: AppContext,
@@ -92,18 +94,33 @@ export async function rotateMark(
 ): Promise<void> {
   const now = ctx.clock.now().getTime();
   const previous = marks.filter((m) => m.userId === userId).map((m) => sha256(m.nonce));
+  let firstSeen = now;
   if (previous.length) {
-    await ctx.db
+    const replaced = await ctx.db
       .deleteFrom('sign_in_devices')
       .where('user_id', '=', userId)
       .where('kind', '=', MARK_KIND)
       .where('value_hash', 'in', previous)
+      .returning(['first_seen', 'last_seen'])
       .execute();
+    // A browser trusted since its first sign-in stays so on the security page; a mark that no longer counted (or was
+    // forgotten, so it is gone) starts afresh.
+    for (const r of replaced) if (r.last_seen > now - MARK_TTL_MS) firstSeen = Math.min(firstSeen, r.first_seen);
   }
   const mark: DeviceMark = { userId, nonce: randomSecret(18) };
+  const { info } = describeBrowser(reply.request.headers['user-agent']);
   await ctx.db
     .insertInto('sign_in_devices')
-    .values({ user_id: userId, kind: MARK_KIND, value_hash: sha256(mark.nonce), first_seen: now, last_seen: now })
+    .values({
+      user_id: userId,
+      kind: MARK_KIND,
+      value_hash: sha256(mark.nonce),
+      first_seen: firstSeen,
+      last_seen: now,
+      browser_name: info.name?.slice(0, 64) ?? null,
+      browser_version: info.version?.slice(0, 16) ?? null,
+      browser_os: info.os?.slice(0, 64) ?? null,
+    })
     .execute();
   const key = await serviceSecret(ctx.db, ctx.clock, SECRET_NAME);
   const kept = [mark, ...marks.filter((m) => m.userId !== userId)].slice(0, MARKS_PER_BROWSER);

@@ -1,7 +1,6 @@
-import Bowser from 'bowser';
 import type { AppContext } from '../../../server/context';
-import type { BrowserInfo } from '../../../server/events';
 import { sha256 } from '../../../server/auth/random';
+import { describeBrowser } from '../../../server/auth/user-agent';
 
 /** The login slice's table of seen addresses and browsers (migration `053-sign-in-devices`). */
 export interface SignInDevicesTable {
@@ -12,6 +11,10 @@ export interface SignInDevicesTable {
   value_hash: string;
   first_seen: number;
   last_seen: number;
+  /** A mark's browser (migration `068-mark-browsers`): its name, major version and system; null on other rows. */
+  browser_name: string | null;
+  browser_version: string | null;
+  browser_os: string | null;
 }
 
 declare module '../../../server/db/schema' {
@@ -22,23 +25,6 @@ declare module '../../../server/db/schema' {
 
 /** An address or browser not used for this many days counts as new again. */
 export const DEVICE_MEMORY_DAYS = 180;
-
-/**
- * A browser from its User-Agent: the parts a message names (rendered in the reader's language later), and the
- * identity that tells browsers apart (without the version, which changes with every update).
- */
-export function describeBrowser(userAgent: string | undefined): { info: BrowserInfo; identity: string } {
-  const ua = (userAgent ?? '').slice(0, 512);
-  const parsed = ua ? Bowser.parse(ua) : undefined;
-  // Bowser answers '' (not undefined) for what it does not recognise (curl, scripts).
-  const name = parsed?.browser.name || null;
-  const version = parsed?.browser.version?.split('.')[0] || null;
-  const os = parsed?.os.name || null;
-  return {
-    info: { name, version, os },
-    identity: ua ? `${name ?? ''}|${os ?? ''}|${parsed?.platform.type ?? ''}` : 'unknown',
-  };
-}
 
 /**
  * Remembers a successful sign-in's address and browser; emits `sign-in.new-device` when the account had signed

@@ -7,9 +7,11 @@ import { directoryCommands } from './cli-directory';
 import { oauthCommands } from './cli-oauth';
 import { signInMethods } from './methods';
 import { directoryPasswords } from './directory-passwords';
+import { trustedBrowsers } from './trusted-browsers';
 import { findPendingBind, OAUTH_BIND_COOKIE, purgeOAuth } from './oauth';
 import * as m053 from './migrations/053-sign-in-devices';
 import * as m054 from './migrations/054-sign-in-sources';
+import * as m068 from './migrations/068-mark-browsers';
 import './tables';
 
 /** The pages the sign-in form is on (the global edition's re-login path too). */
@@ -25,11 +27,12 @@ export default defineServerPlugin({
     await app.register(loginRoutes);
     await app.register(oauthRoutes);
   },
-  migrations: { '053-sign-in-devices': m053, '054-sign-in-sources': m054 },
+  migrations: { '053-sign-in-devices': m053, '054-sign-in-sources': m054, '068-mark-browsers': m068 },
   messages,
   cli: [...directoryCommands, ...oauthCommands],
-  // A directory account's password, asked by other slices (an e-mail change) through `ctx.directoryPasswords`.
-  provides: { signInMethods, directoryPasswords },
+  // A directory account's password, asked by other slices (an e-mail change) through `ctx.directoryPasswords`; the
+  // browsers the lockout trusts, listed and forgotten by the security page through `ctx.trustedBrowsers`.
+  provides: { signInMethods, directoryPasswords, trustedBrowsers },
   // The sign-in page reached from "not bound" shows the waiting third-party account in its first render.
   pageData: async (ctx, req, path) => {
     const ticket = req.cookies?.[OAUTH_BIND_COOKIE];

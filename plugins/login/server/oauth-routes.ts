@@ -223,7 +223,11 @@ export const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         // Rotation, as at password sign-in: whatever session the browser had ends; the new one gets a new id.
         await noteSignIn(ctx, outcome.userId, req.ip, req.headers['user-agent']);
         if (req.session) await ctx.sessions.destroy(req.session.idHash);
-        const s = await ctx.sessions.create(outcome.userId);
+        const s = await ctx.sessions.create(outcome.userId, {
+          method: provider,
+          userAgent: req.headers['user-agent'],
+          address: req.ip,
+        });
         reply.setCookie(sessionCookie, s.id, sessionCookieOptions);
         // A sign-in like any other: the browser gets the account's device mark (smart lockout), a new one each time.
         await rotateMark(ctx, reply, await readMarks(ctx, req), outcome.userId);

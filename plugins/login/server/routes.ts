@@ -64,7 +64,11 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (req.body.bind_pending) await consumePendingBind(ctx, req, reply, result.user.id);
       // Rotation: whatever session the browser had ends; the new one gets a new id.
       if (req.session) await ctx.sessions.destroy(req.session.idHash);
-      const s = await ctx.sessions.create(result.user.id);
+      const s = await ctx.sessions.create(result.user.id, {
+        method,
+        userAgent: req.headers['user-agent'],
+        address: req.ip,
+      });
       reply.setCookie(sessionCookie, s.id, cookieOptions);
       // The browser is the account's now: its device mark (a new one at every sign-in) picks the marked lock.
       await rotateMark(ctx, reply, marks, result.user.id);

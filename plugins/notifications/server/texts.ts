@@ -43,6 +43,22 @@ function browserName(b: BrowserInfo, locale: ServerLocale): string {
   return `${name ?? 'an unknown browser'}${b.os ? ` on ${b.os}` : ''}`;
 }
 
+/** What "this wasn't me" revoked, as a clause of its message: each kind of credential the account had. */
+function revoked(credentials: { credential: string; count: number }[], locale: ServerLocale): string {
+  return credentials
+    .filter((c) => c.count > 0)
+    .map((c) => {
+      if (c.credential === 'token')
+        return locale === 'zh_CN'
+          ? `，已删除 ${c.count} 个个人访问令牌`
+          : `, ${c.count} personal access token(s) deleted`;
+      if (c.credential === 'packages-password')
+        return locale === 'zh_CN' ? '，已更换制品仓库密码' : ', the artifact repository password replaced';
+      return locale === 'zh_CN' ? `，已吊销 ${c.count} 个凭证` : `, ${c.count} credential(s) revoked`;
+    })
+    .join('');
+}
+
 const TOKENS = '/users/settings/personalAccessToken';
 const SSH = '/users/settings/ssh';
 const PROFILE = '/users/settings/profile';
@@ -311,11 +327,11 @@ export const MESSAGE_KINDS: Kinds = {
     text: {
       en_US: (e) => ({
         title: '"This wasn\'t me": your account was secured',
-        body: `You said a recent activity was not yours. ${e.sessions} other session(s) were signed out${e.credentials.map((c) => `, ${c.count} ${c.credential} revoked`).join('')}${e.locked ? ', and the account is locked until an administrator unlocks it' : ''}. Change your password if you have not already.`,
+        body: `You said a recent activity was not yours. ${e.sessions} other session(s) were signed out${revoked(e.credentials, 'en_US')}${e.locked ? ', and the account is locked until an administrator unlocks it' : ''}. Change your password if you have not already.`,
       }),
       zh_CN: (e) => ({
         title: '“不是我本人”：账号已加固',
-        body: `你报告了一项并非本人的操作。已退出其他 ${e.sessions} 个会话${e.credentials.map((c) => `，已吊销 ${c.count} 个 ${c.credential}`).join('')}${e.locked ? '，账号已锁定，需管理员解锁' : ''}。如尚未修改密码，请立即修改。`,
+        body: `你报告了一项并非本人的操作。已退出其他 ${e.sessions} 个会话${revoked(e.credentials, 'zh_CN')}${e.locked ? '，账号已锁定，需管理员解锁' : ''}。如尚未修改密码，请立即修改。`,
       }),
     },
   },
