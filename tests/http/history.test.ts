@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock';
 import { adminOn, Client, type Answer, useTestServer } from '../kit/server';
 import { clientFrom, freshAddress, solveSliders } from '../kit/captcha';
+import { REAUTH_PATHS } from '../../schemas/reauth';
 import { HISTORY_GROUPS, SECURITY_PATHS, type HistoryEntry, type HistoryKind } from '../../plugins/security/contract';
 import type { AccountHistoryTable } from '../../plugins/security/server/history-service';
 
@@ -169,6 +170,17 @@ describe('account history', () => {
     expect(reset.status, reset.text).toBe(200);
     secrets.add(reset.json.password);
     expected.push({ kind: 'credential.created', detail: { credential: 'packages-password' } });
+    step();
+    // Proofs of re-authentication, a wrong one and a right one (which rotates the session).
+    const wrongProof = await laptop.req('POST', REAUTH_PATHS.my, { body: { password: WRONG } });
+    expect(wrongProof.status).toBe(400);
+    expected.push({ kind: 'reauth.failed', detail: { method: 'password', reason: 'wrong-password' } });
+    step();
+    const proof = await laptop.req('POST', REAUTH_PATHS.my, { body: { password: NEW_PASSWORD } });
+    expect(proof.status, proof.text).toBe(200);
+    laptop.csrf = proof.json.csrf_token;
+    keepCookies(laptop);
+    expected.push({ kind: 'reauth.succeeded', detail: { method: 'password' }, address: laptopAddress });
 
     const answer = await page(laptop, '?limit=100');
     expect(answer.status, answer.text).toBe(200);
