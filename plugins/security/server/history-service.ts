@@ -5,7 +5,7 @@ import type { AppContext } from '../../../server/context';
 import { AppError } from '../../../server/errors';
 import { hmac, serviceSecret, verifyHmac } from '../../../server/auth/secrets';
 import { maskEmail } from '../../../server/services/accounts';
-import { describeBrowser } from './history-browser';
+import { describeBrowser } from '../../../server/auth/user-agent';
 import {
   HISTORY_DAYS,
   HISTORY_PAGE_DEFAULT,
