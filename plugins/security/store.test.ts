@@ -67,28 +67,52 @@ describe('SecurityStore', () => {
     expect(store.sessions.endingOthers).toBe(false);
   });
 
-  it('a proof the person dismissed adds nothing; a refusal it explains, and offline, its own message', async () => {
-    let answer: () => ReturnType<typeof serviceError> = () => serviceError(403, 'ReauthRequired', 'Confirm it is you');
+  it('a call refused for want of a proof is repeated once proved; dismissed, the page adds nothing', async () => {
+    let proved = true;
+    const asked: string[] = [];
+    const ends = [serviceError(403, 'ReauthRequired', 'Confirm it is you'), { body: { ended: 1 } }];
+    const backend = fakeBackend(
+      {
+        [`GET ${PATHS.sessions}`]: {
+          body: { sessions: [here, other, third], idle_timeout_minutes: 1, absolute_timeout_hours: 1 },
+        },
+        [`POST ${PATHS.endOthers}`]: () => ends.shift() ?? serviceError(403, 'ReauthRequired', 'Confirm it is you'),
+        [`DELETE ${PATHS.session}`]: () => serviceError(403, 'ReauthRequired', 'Confirm it is you'),
+      },
+      // The core's dialog: the person proves it is them, or closes it.
+      { reauthenticate: async (error) => (asked.push(error.url), proved) },
+    );
+    const store = new SecurityStore(backend.client);
+    await store.sessions.load();
+    expect(await store.sessions.endOthers()).toEqual({ ok: true, ended: 1 });
+    expect(backend.callsTo(`POST ${PATHS.endOthers}`)).toHaveLength(2);
+    expect(store.sessions.sessions.map((s) => s.id)).toEqual(['s-here']);
+    proved = false;
+    await store.sessions.load();
+    expect(await store.sessions.end('s-other')).toEqual({ ok: false, failure: undefined });
+    expect(store.sessions.sessions).toHaveLength(3);
+    expect(asked).toEqual(['/users/ajax/v1/my/sessions:end-others', '/users/ajax/v1/my/sessions/s-other']);
+    expect(backend.notices).toHaveLength(0);
+  });
+
+  it('a refusal the service explains shows its text; offline, the action’s own message', async () => {
     const backend = fakeBackend({
       [`GET ${PATHS.sessions}`]: {
         body: { sessions: [here, other], idle_timeout_minutes: 1, absolute_timeout_hours: 1 },
       },
-      [`POST ${PATHS.endOthers}`]: () => answer(),
+      [`POST ${PATHS.endOthers}`]: serviceError(409, 'Other', 'Explained by the service.'),
       [`DELETE ${PATHS.session}`]: () => {
         throw new TypeError('network down');
       },
     });
     const store = new SecurityStore(backend.client);
     await store.sessions.load();
-    expect(await store.sessions.endOthers()).toEqual({ ok: false, failure: undefined });
-    answer = () => serviceError(409, 'Other', 'Explained by the service.');
     expect(await store.sessions.endOthers()).toEqual({ ok: false, failure: { text: 'Explained by the service.' } });
     expect(await store.sessions.end('s-other')).toEqual({
       ok: false,
       failure: { id: 'security.sessions.error.endFailed' },
     });
     expect(store.sessions.sessions).toHaveLength(2);
-    expect(backend.notices).toHaveLength(0);
   });
 
   it('forgets a trusted browser; one already forgotten leaves the list too', async () => {

@@ -3,7 +3,6 @@ import { errorCodeOf, type RequestClient, type RequestError } from '../../src/co
 import { failureOf, type ActionResult, type Failure } from '../../src/core/stores/failure';
 import { annotate, ResourceStore, SectionStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
-import type { REAUTH_REQUIRED } from '../../schemas/reauth';
 import { securityApi } from './api';
 import type { HistoryEntry, HistoryGroup, NotMeResult, SessionInfo, SessionList, TrustedBrowserList } from './contract';
 
@@ -27,15 +26,11 @@ export const SECURITY_FALLBACKS = {
   notMe: 'security.notMe.error.failed',
 } as const;
 
-/** The code of a call refused for want of a fresh proof (schemas/reauth.ts), checked against the core's constant. */
-const REAUTH: typeof REAUTH_REQUIRED = 'ReauthRequired';
-
 /**
- * The one mapping of a failed action here: the core's (`failureOf`), except a call still refused for want of a proof,
- * which means the person closed the core's password dialog: nothing to add to what they chose.
+ * The one mapping of a failed action here (a call still refused for want of a proof maps to nothing: the person
+ * closed the core's re-authentication dialog, which said what was needed).
  */
-const failure = (fallbackId: string) => (error: RequestError) =>
-  errorCodeOf(error) === REAUTH ? undefined : failureOf(error, SECURITY_ERROR_MESSAGES, fallbackId);
+const failure = (fallbackId: string) => (error: RequestError) => failureOf(error, SECURITY_ERROR_MESSAGES, fallbackId);
 
 /** Whether a failed call says the thing it named is already gone (so the list drops it too). */
 const gone = (error: RequestError, code: string) => error.status === 404 && errorCodeOf(error) === code;
