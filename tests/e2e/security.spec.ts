@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
-import { confirmInPopover, E2E_USERS, expect, expectNoAxeViolations, signIn, test } from './fixtures';
+import { ageProofs, confirmInPopover, E2E_USERS, expect, expectNoAxeViolations, signIn, test } from './fixtures';
 
 // The account's security page (issue 40) against the real service: sessions from two browser contexts, ending the
 // other one, the history of the sign-ins, "this wasn't me" from the inbox, and the page by keyboard alone at 375 px.
@@ -44,7 +44,7 @@ async function tabTo(page: Page, target: Locator, { back = false, max = 60 } = {
 const noHorizontalScroll = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
-test('two browsers: both sessions are listed, the other is signed out and lands on the sign-in page; the history has both sign-ins', async ({
+test('two browsers: both sessions are listed, the other is signed out (after the password) and lands on the sign-in page; the history has both sign-ins', async ({
   page,
   browser,
   baseURL,
@@ -69,9 +69,17 @@ test('two browsers: both sessions are listed, the other is signed out and lands 
   );
   await expectNoAxeViolations(page);
 
-  // Sign out the other browser, after a confirmation.
+  // Sign out the other browser, after a confirmation; the sign-in's proof has aged, so the core asks for the
+  // password first, and the call then goes through.
+  await ageProofs(baseURL!, user.username);
   await there.getByRole('button', { name: zh ? '退出登录' : 'Sign out' }).click();
   await confirmInPopover(page, zh ? /^退出登录$/ : /^Sign out$/);
+  const proof = page.getByTestId('core-reauth');
+  await expect(proof).toBeVisible({ timeout: 15_000 });
+  await expect(rows).toHaveCount(2);
+  await page.getByTestId('core-reauth-password').fill(user.password);
+  await page.keyboard.press('Enter');
+  await expect(proof).toBeHidden();
   await expect(rows).toHaveCount(1);
   await expect(page.getByText(zh ? '已退出该会话' : 'The session has been signed out')).toBeVisible();
   // Its next request finds no session: reloaded, it lands on the sign-in page.
@@ -92,7 +100,7 @@ test('two browsers: both sessions are listed, the other is signed out and lands 
   // The filter keeps the sign-ins; the export downloads the same group as CSV.
   await page.getByTestId('security-history-filter').click();
   await page.getByRole('option', { name: zh ? '登录' : 'Sign-ins', exact: true }).click();
-  await expect(events.first()).toHaveAttribute('data-kind', /^sign-in\./);
+  await expect(events.first()).toHaveAttribute('data-kind', /^(sign-in|reauth)\./);
   await expect(events.filter({ hasText: zh ? '你退出了其他' : 'signed out by you' })).toHaveCount(0);
   const exportLink = history.getByRole('link', { name: zh ? /导出 CSV/ : /Export CSV/ });
   const href = await exportLink.getAttribute('href');
@@ -190,7 +198,7 @@ test('the security page by keyboard alone at 375 px', async ({ page, browser, ba
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('security-history-filter')).toContainText(zh ? '登录' : 'Sign-ins');
   const events = page.getByTestId('security-history').getByTestId('security-history-event');
-  await expect(events.first()).toHaveAttribute('data-kind', /^sign-in\./);
+  await expect(events.first()).toHaveAttribute('data-kind', /^(sign-in|reauth)\./);
   expect(await noHorizontalScroll(page)).toBe(true);
   await expectNoAxeViolations(page);
 
