@@ -91,7 +91,8 @@ function ReauthForm({ state, translate, prove, cancel }: ReauthFormProps) {
       </Typography.Paragraph>
       <Form.Item
         layout="vertical"
-        label={<label htmlFor="core-reauth-password">{label}</label>}
+        label={label}
+        htmlFor="core-reauth-password"
         validateStatus={problem ? 'error' : undefined}
         help={problem ? <span role="alert">{problem}</span> : undefined}
       >
