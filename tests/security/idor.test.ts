@@ -121,6 +121,11 @@ describe('IDOR matrix', () => {
     const history = await alice.req('GET', '/users/ajax/v1/my/history?limit=1');
     expect(history.json?.next, history.text).toBeTruthy();
     ids.historyCursor = history.json.next;
+    // Alice's session and the browser the lockout trusts for her, by the handles her security page shows.
+    const sessions = await alice.req('GET', '/users/ajax/v1/my/sessions');
+    ids.session = sessions.json.sessions[0].id;
+    const browsers = await alice.req('GET', '/users/ajax/v1/my/trusted-browsers');
+    ids.browser = browsers.json.browsers[0].id;
 
     const tokenUpdate = { name: 'stolen', token_scopes: ['base:user:read'], expires_at: expires };
     cases = [
@@ -140,6 +145,8 @@ describe('IDOR matrix', () => {
       { method: 'POST', path: `${inbox}/${ids.message}/read` },
       { method: 'DELETE', path: `${inbox}/${ids.message}` },
       { method: 'GET', path: `/users/ajax/v1/my/history?limit=1&cursor=${encodeURIComponent(ids.historyCursor)}` },
+      { method: 'DELETE', path: `/users/ajax/v1/my/sessions/${ids.session}` },
+      { method: 'DELETE', path: `/users/ajax/v1/my/trusted-browsers/${ids.browser}` },
       // Body-addressed: answered 200 with nothing changed (count 0), checked below and by the snapshot.
       { method: 'POST', path: `${inbox}/read`, body: { ids: [ids.message, list.json.messages[1].id] } },
       { method: 'POST', path: `${inbox}:batchDelete`, body: { ids: [ids.message, list.json.messages[1].id] } },
@@ -162,7 +169,9 @@ describe('IDOR matrix', () => {
           .replace(ids.token, '{id}')
           .replace(ids.legacyToken, '{id}')
           .replace(ids.key, '{id}')
-          .replace(ids.message, '{id}'),
+          .replace(ids.message, '{id}')
+          .replace(ids.session, '{id}')
+          .replace(ids.browser, '{id}'),
       ),
       // Organisation-addressed routes: the foreign-organisation rows below.
       '/uiless/api/organizations/{id}',

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext, RequestSession } from '../../../server/context';
 import { errorResponses } from '../../../server/errors';
+import { routePath } from './route-path';
 import { NotMeBodySchema, NotMeResultSchema, SECURITY_PATHS, type NotMeResult } from '../contract';
 
 /**
@@ -28,7 +29,7 @@ export async function notMe(ctx: AppContext, session: RequestSession, lock: bool
 /** The route: behind a fresh proof, as every call that ends sessions. */
 export const notMeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
-    SECURITY_PATHS.notMe,
+    routePath(SECURITY_PATHS.notMe),
     {
       config: { auth: 'session', reauth: true },
       schema: {

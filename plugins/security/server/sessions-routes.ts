@@ -10,11 +10,9 @@ import {
 } from '../contract';
 import { endOtherSessions, endSession, listSessions, toTrustedBrowser } from './sessions-service';
 import { openPlaces } from './places';
+import { routePath } from './route-path';
 
 const tags = ['security'];
-
-/** A contract path as Fastify registers it: a colon inside a segment (`sessions:end-others`) is written `::`. */
-const route = (path: string) => path.replace(/([^/]):/g, '$1::');
 
 /** The account's sessions and the browsers the lockout trusts (SECURITY_PATHS in ../contract). */
 export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -58,7 +56,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
-    route(SECURITY_PATHS.endOthers),
+    routePath(SECURITY_PATHS.endOthers),
     {
       config: { auth: 'session', reauth: true },
       schema: {
