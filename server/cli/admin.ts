@@ -102,8 +102,9 @@ export const CORE_COMMANDS: readonly CliCommand[] = [
       // A lock lifted (not just failures forgotten) goes to the account's history: an administrator unlocked it.
       const lockout = new LoginLockout(deps.db, deps.clock);
       const locked = await Promise.all((only ? [only] : LOCKS).map((lock) => lockout.isLocked(args[0], lock)));
-      let had = await new LoginLockout(deps.db, deps.clock).unlock(args[0], only);
+      let had = await lockout.unlock(args[0], only);
       // An account its owner held ("this wasn't me") is lifted by this command only, and only without --lock.
+      let held = false;
       if (!only) {
         const r = await deps.db
           .updateTable('users')
@@ -111,10 +112,11 @@ export const CORE_COMMANDS: readonly CliCommand[] = [
           .where('username_lower', '=', args[0].toLowerCase())
           .where('held_at', 'is not', null)
           .executeTakeFirst();
-        had = Number(r.numUpdatedRows) > 0 || had;
+        held = Number(r.numUpdatedRows) > 0;
+        had = held || had;
       }
-      const which = only ? ` (${LOCK_NAMES[only]})` : '';
-      const account = locked.some(Boolean) ? await findUserByUsername(deps.db, args[0]) : undefined;
+      const which = only ? ` (${LOCK_NAMES[only]})` : held ? ' (held by its owner)' : '';
+      const account = locked.some(Boolean) || held ? await findUserByUsername(deps.db, args[0]) : undefined;
       if (account) await deps.events.emit({ type: 'account.unlocked', by: 'admin', to: { userId: account.id } });
       io.out(had ? `unlocked ${args[0]}${which}` : `${args[0]} had no failed sign-ins${which}; nothing to unlock`);
       return 0;

@@ -98,7 +98,9 @@ describe('"this wasn\'t me"', () => {
     expect(wrong.status).toBe(401);
 
     const unlocked = await adminOn(s, 'unlock-user', '--username', 'alice');
-    expect(unlocked.code).toBe(0);
+    expect([unlocked.code, unlocked.out]).toEqual([0, 'unlocked alice (held by its owner)']);
+    const history = await alice.req('GET', '/users/ajax/v1/my/history?limit=5');
+    expect((history.json.entries as { kind: string }[]).map((e) => e.kind)).toContain('account.unlocked');
     expect((await new Client(s.url).login('alice', 'Secret#123')).status).toBe(200);
   });
 

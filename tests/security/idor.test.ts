@@ -53,6 +53,8 @@ describe('IDOR matrix', () => {
     globex: '',
     message: '',
     historyCursor: '',
+    session: '',
+    browser: '',
   };
   let cases: Case[] = [];
 
