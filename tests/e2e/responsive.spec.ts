@@ -23,8 +23,8 @@ type Theme = (typeof THEMES)[number];
 const WIDTHS_BY_THEME: Record<Theme, readonly number[]> = { light: WIDTHS, dark: [320, 1280] };
 /** The settings sections E2E Org's members see (code hosting installed, packages not). */
 const SECTIONS: Record<string, string[]> = {
-  vpc: ['profile', 'personalAccessToken', 'ssh', 'third-party'],
-  global: ['profile', 'personalAccessToken', 'ssh'],
+  vpc: ['profile', 'security', 'personalAccessToken', 'ssh', 'third-party'],
+  global: ['profile', 'security', 'personalAccessToken', 'ssh'],
 };
 /** A token name of the allowed maximum, 200 characters with no space to break at. */
 const LONG_NAME = `ci-deploy-${'x'.repeat(180)}-long-name`.slice(0, 200);

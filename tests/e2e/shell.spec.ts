@@ -4,8 +4,8 @@ import { E2E_USERS, expect, expectNoAxeViolations, signIn, test } from './fixtur
 const zhEditions = ['vpc', 'aliyun', 'dedicated'];
 const menus: Record<string, string[]> = {
   // E2E Org has code hosting but not packages: SSH shows, the artifact credential does not.
-  default: ['profile', 'personalAccessToken', 'ssh', 'third-party'],
-  global: ['profile', 'personalAccessToken', 'ssh'],
+  default: ['profile', 'security', 'personalAccessToken', 'ssh', 'third-party'],
+  global: ['profile', 'security', 'personalAccessToken', 'ssh'],
 };
 const titles = { zh: '个人设置', en: 'Personal settings' };
 

@@ -64,7 +64,7 @@ describe('menu entries', () => {
   it("shows 'always' entries and app entries only when the app is installed", () => {
     const flags = computeAccess({ user, installedApps: ['codeup'], edition });
     const visible = edition.settingsMenu.filter((e) => isMenuEntryVisible(e, flags)).map((e) => e.key);
-    expect(visible).toEqual(['profile', 'personalAccessToken', 'ssh', 'third-party']);
+    expect(visible).toEqual(['profile', 'security', 'personalAccessToken', 'ssh', 'third-party']);
     expect(isMenuEntryVisible({ visible: { appInstalled: 'packages' } }, flags)).toBe(false);
     expect(isMenuEntryVisible({ visible: 'always' }, {})).toBe(true);
   });
