@@ -44,6 +44,8 @@ export interface RequestOptions {
    * client asks for the proof (`RequestHooks.reauthenticate`) and repeats the call once.
    */
   reauth?: boolean;
+  /** Set on the one repeat of a call that was answered for a session cookie a proof had just rotated. */
+  afterRotation?: boolean;
 }
 
 /** What the server-error display needs to show. */
@@ -220,6 +222,8 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   let tenantOverride: string | undefined;
   let csrfOverride: string | undefined;
+  // Counts session rotations (re-authentication): a call sent before one may carry the old cookie.
+  let rotations = 0;
   let reauthInFlight: Promise<boolean> | undefined;
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
   const accountEventListeners = new Set<() => void>();
@@ -283,6 +287,7 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
     const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest' };
     const language = hooks.language();
     if (language) headers['Accept-Language'] = language;
+    const rotationsAtSend = rotations;
     const csrf = csrfOverride ?? value(options.csrfToken);
     if (csrf) headers['X-CSRF-Token'] = csrf;
     if (fullUrl.includes(UILESS_MARKER)) {
@@ -341,6 +346,9 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
         return fail(clientError(CLIENT_STATUS.network, e instanceof Error ? e.message : 'network error'), opts);
       }
       const headerRequestId = res.headers.get('x-request-id') ?? undefined;
+      // Sent with the session's old cookie while a proof rotated it: the session is there, ask again with the new one.
+      if ((res.status === 401 || res.status === 403) && rotationsAtSend !== rotations && !opts.afterRotation)
+        return request<T>(url, { ...opts, afterRotation: true });
       if (res.ok) {
         if (!parsed.ok) {
           const err = clientError(CLIENT_STATUS.other, 'invalid JSON in response');
@@ -398,6 +406,7 @@ export function createRequestClient(options: RequestClientOptions = {}): Request
     },
     setCsrfToken(token) {
       csrfOverride = token;
+      rotations += 1;
     },
     onAccountEvents(listener) {
       const own = () => listener();
