@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext, RequestSession } from '../context';
 import { DEFAULT_REAUTH_WINDOW_MINUTES } from '../config';
 import { AppError } from '../errors';
-import { LOCK_AT_FAILURES, LOCK_DURATION_MS } from './lockout';
+import { LOCK_AT_FAILURES, LOCK_DURATION_MS, type Lock } from './lockout';
 import { sessionCookieName } from './sessions';
 import { OAUTH_PROVIDERS, type OAuthProvider } from '../../schemas/sign-in-paths';
 import type { ReauthResult, ReauthState } from '../../schemas/reauth';
@@ -119,12 +119,22 @@ export async function recordProof(
 class DirectoryCannotJudge extends Error {}
 
 /**
+ * The lock a proof counts in, as a sign-in from this browser would (smart lockout): the marked one when the browser
+ * carries a current device mark of the account (`ctx.trustedBrowsers`, the login slice's), else the unmarked one.
+ */
+async function lockOf(ctx: AppContext, req: FastifyRequest, userId: string): Promise<Lock> {
+  if (!ctx.trustedBrowsers) return 'unmarked';
+  return (await ctx.trustedBrowsers.list(userId, req)).some((b) => b.current) ? 'marked' : 'unmarked';
+}
+
+/**
  * A password proof (`POST /users/ajax/v1/my/reauth`), judged under the account's sign-in lockout as a wrong
  * password at sign-in is: the attempt takes its slot before anything is evaluated (server/auth/lockout.ts, as a
  * sign-in with a slider pass: the dialog has no slider, the session stands for it), so N parallel wrong proofs
  * evaluate at most 5 passwords; a wrong one keeps its slot, the 5th locks the account for an hour and tells the
  * owner (`account.locked`), a right one clears the count; while locked nothing is evaluated (423). Counted in the
- * lock of browsers without the account's device mark (the core does not read the login slice's marks), so a stolen
+ * lock of the browser that sends it, as at sign-in and at the password change: the marked one for a browser carrying
+ * the account's device mark, the unmarked one for any other (a session cookie copied elsewhere), so a copied
  * session's guesses never lock the owner's own browsers out of signing in. A directory account's password is its
  * directory's (a directory that cannot judge gives the slot back: 503). An account that proves through a provider
  * has no password to give (400 ReauthMethodUnavailable).
@@ -157,7 +167,8 @@ export async function proveWithPassword(
     check = () => ctx.hasher.verify(hash, password);
   }
   const to = { userId };
-  const slot = await ctx.lockout.reserve(username, true, 'unmarked');
+  const lock = await lockOf(ctx, req, userId);
+  const slot = await ctx.lockout.reserve(username, true, lock);
   if (slot.kind !== 'granted') {
     await ctx.events.emit({ type: 'reauth.failed', method, reason: 'locked', to });
     throw new AppError(423, 'ReauthAccountLocked');
@@ -166,7 +177,7 @@ export async function proveWithPassword(
   try {
     right = await check();
   } catch (e) {
-    await ctx.lockout.release(username, slot.slot, 'unmarked');
+    await ctx.lockout.release(username, slot.slot, lock);
     if (e instanceof DirectoryCannotJudge) throw new AppError(503, 'ReauthDirectoryUnavailable');
     throw e;
   }
@@ -175,9 +186,9 @@ export async function proveWithPassword(
     if (slot.slot < LOCK_AT_FAILURES) throw new AppError(400, 'ReauthPasswordIncorrect');
     // Only the attempt holding the locking slot gets here, so the owner hears of each lock once.
     const until = ctx.clock.now().getTime() + LOCK_DURATION_MS;
-    await ctx.events.emit({ type: 'account.locked', until, address: req.ip, lock: 'unmarked', to });
+    await ctx.events.emit({ type: 'account.locked', until, address: req.ip, lock, to });
     throw new AppError(423, 'ReauthAccountLocked');
   }
-  await ctx.lockout.succeeded(username, 'unmarked');
+  await ctx.lockout.succeeded(username, lock);
   return recordProof(ctx, req, reply, method);
 }

@@ -109,7 +109,7 @@ describe('e-mail change', () => {
     expect([right.status, right.json.code]).toEqual([423, 'ReauthAccountLocked']);
     const change = await carol.req('POST', REBIND, { body: { email: 'c@example.org' } });
     expect([change.status, change.json.code]).toEqual([403, 'ReauthRequired']);
-    expect((await new Client(s.url).login('carol', 'Secret#789')).status).toBe(423);
+    expect((await carol.login('carol', 'Secret#789')).status).toBe(423);
     expect(mailsTo('carol@example.com').map((m) => m.subject)).not.toContain('The email of your account was changed');
     await s.ctx.lockout.unlock('carol');
   });

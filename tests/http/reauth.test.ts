@@ -274,14 +274,18 @@ describe('re-authentication before sensitive changes', () => {
     expect(types.filter((t) => t === 'account.locked')).toHaveLength(1);
     expect(types).not.toContain('reauth.succeeded');
     s.clock.advance(61_000);
-    // Locked: the right password is refused unevaluated; the sign-in page refuses the account too.
+    // Locked: the right password is refused unevaluated; the sign-in page refuses the account in this browser too
+    // (the lock of browsers carrying the account's device mark, as wrong sign-ins here would have set it).
     const right = await prove(c);
     expect([right.status, right.json.code]).toEqual([423, 'ReauthAccountLocked']);
-    expect((await new Client(s.url).login('carol', PASSWORD)).status).toBe(423);
+    expect((await s.ctx.lockout.state('carol', 'marked')).locked).toBe(true);
+    expect((await c.login('carol', PASSWORD)).status).toBe(423);
     expect((await c.req('POST', '/users/ajax/v1/my/tokens', { body: tokenBody() })).json.code).toBe(REAUTH_REQUIRED);
     // The owner hears of the lock once.
     const inbox = await c.req('POST', `${INBOX}:list`, { body: { page_size: 100 } });
     expect(inbox.json.messages.filter((m: { type: string }) => m.type === 'account.locked')).toHaveLength(1);
+    // Smart lockout: a browser without the mark counts apart (a session cookie copied elsewhere locks only there).
+    expect((await s.ctx.lockout.state('carol', 'unmarked')).failures).toBe(0);
     await s.ctx.lockout.unlock('carol');
   });
 
@@ -291,9 +295,9 @@ describe('re-authentication before sensitive changes', () => {
     const spy = vi.spyOn(s.ctx.events, 'emit');
     try {
       expect((await prove(c, 'Wrong#0001')).json.code).toBe('ReauthPasswordIncorrect');
-      expect((await s.ctx.lockout.state('dave')).failures).toBe(1);
+      expect((await s.ctx.lockout.state('dave', 'marked')).failures).toBe(1);
       await proveOk(c);
-      expect((await s.ctx.lockout.state('dave')).failures).toBe(0);
+      expect((await s.ctx.lockout.state('dave', 'marked')).failures).toBe(0);
       const events = spy.mock.calls.map(([e]) => e);
       expect(events.map((e) => e.type)).toEqual(['reauth.failed', 'reauth.succeeded']);
       expect(events[0]).toMatchObject({ method: 'password', reason: 'wrong-password', to: { userId: userId('dave') } });
@@ -304,6 +308,15 @@ describe('re-authentication before sensitive changes', () => {
       spy.mockRestore();
     }
     expect(s.logs.join('\n')).not.toContain('Wrong#0001');
+    // The session cookie copied to a browser without the account's mark: its wrong proofs count in the other lock.
+    const copied = new Client(s.url);
+    copied.cookies.set(SESSION_COOKIE, c.cookies.get(SESSION_COOKIE)!);
+    copied.csrf = c.csrf;
+    s.clock.advance(WINDOW_MS + 1000);
+    expect((await prove(copied, 'Wrong#0002')).json.code).toBe('ReauthPasswordIncorrect');
+    expect((await s.ctx.lockout.state('dave', 'unmarked')).failures).toBe(1);
+    expect((await s.ctx.lockout.state('dave', 'marked')).failures).toBe(0);
+    await s.ctx.lockout.unlock('dave');
 
     // A third-party account without a password (no provider enabled here): signing in again is its proof.
     await s.seed({ users: { tp: { org: 'Acme' } } });
