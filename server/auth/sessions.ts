@@ -163,16 +163,22 @@ export class SessionStore {
   }
 
   /**
-   * The session proved its owner again (re-authentication): the same row gets a new cookie value and CSRF token and
-   * `proved_at` = now, every other column stays (the security page's handle, its sign-in method…). Null when the
-   * session is gone (ended, or rotated by a parallel proof): the old cookie then leads nowhere either way.
+   * The session proved its owner again (re-authentication): the same row gets a new cookie value and `proved_at` =
+   * now, every other column stays (the security page's handle, its sign-in method…). The CSRF token stays too: it is
+   * no credential without the cookie, and the browser's other tabs of this session hold it (a new one would make
+   * their next change fail until reloaded). Null when the session is gone (ended, or rotated by a parallel proof).
    */
   async prove(idHash: string): Promise<{ id: string; idHash: string; csrfToken: string; provedAt: number } | null> {
     const id = randomSecret(32);
-    const next = { id_hash: sha256(id), csrf_token: randomSecret(32), proved_at: this.clock.now().getTime() };
-    const r = await this.db.updateTable('sessions').set(next).where('id_hash', '=', idHash).executeTakeFirst();
-    if (Number(r.numUpdatedRows) !== 1) return null;
-    return { id, idHash: next.id_hash, csrfToken: next.csrf_token, provedAt: next.proved_at };
+    const next = { id_hash: sha256(id), proved_at: this.clock.now().getTime() };
+    const row = await this.db
+      .updateTable('sessions')
+      .set(next)
+      .where('id_hash', '=', idHash)
+      .returning('csrf_token')
+      .executeTakeFirst();
+    if (!row) return null;
+    return { id, idHash: next.id_hash, csrfToken: row.csrf_token, provedAt: next.proved_at };
   }
 
   /** Ends one session (logout, rotation at sign-in). */
