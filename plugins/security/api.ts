@@ -6,25 +6,13 @@ import type {
   HistoryPage,
   NotMeBody,
   NotMeResult,
-  SECURITY_PATHS,
   SessionList,
   TrustedBrowserList,
 } from './contract';
+import { SECURITY_PATHS } from './limits';
 
-/**
- * The contract's paths, restated here because a web file takes only types from `contract.ts` (the schema library
- * stays out of the bundle): typed as `typeof SECURITY_PATHS`, a path that differs from the contract's is a type error.
- */
-export const PATHS: typeof SECURITY_PATHS = {
-  sessions: '/users/ajax/v1/my/sessions',
-  session: '/users/ajax/v1/my/sessions/:id',
-  endOthers: '/users/ajax/v1/my/sessions:end-others',
-  trustedBrowsers: '/users/ajax/v1/my/trusted-browsers',
-  trustedBrowser: '/users/ajax/v1/my/trusted-browsers/:id',
-  history: '/users/ajax/v1/my/history',
-  historyExport: '/users/ajax/v1/my/history.csv',
-  notMe: '/users/ajax/v1/my/security:not-me',
-};
+/** The slice's paths (plain constants of `./limits`, the same the service registers). */
+export const PATHS = SECURITY_PATHS;
 
 /** A path with its `:id` filled in. */
 const withId = (path: string, id: string) => path.replace(':id', encodeURIComponent(id));

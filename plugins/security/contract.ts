@@ -1,6 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { closed } from '../../schemas/common';
-import { HISTORY_CURSOR_MAX, HISTORY_PAGE_MAX, SECURITY_ID_MAX } from './limits';
+import {
+  FAILURE_REASONS,
+  HISTORY_CURSOR_MAX,
+  HISTORY_GROUPS,
+  HISTORY_KINDS,
+  HISTORY_PAGE_MAX,
+  SECURITY_ID_MAX,
+} from './limits';
 
 /**
  * The security slice's wire shapes, once: the account's sessions, the browsers the lockout trusts, the account's
@@ -96,41 +103,12 @@ export const TrustedBrowserListSchema = Type.Object({ browsers: Type.Array(Trust
 /** The trusted browsers. */
 export type TrustedBrowserList = Static<typeof TrustedBrowserListSchema>;
 
-/**
- * What a history entry records. Kinds group them for the filter (`HISTORY_GROUPS`): sign-in, lock, password,
- * e-mail, device, credential, session.
- */
-export const HISTORY_KINDS = [
-  'sign-in.succeeded',
-  'sign-in.failed',
-  'account.locked',
-  'account.unlocked',
-  'password.changed',
-  'email.changed',
-  'sign-in.new-device',
-  'credential.created',
-  'credential.deleted',
-  'session.ended',
-  'reauth.succeeded',
-  'reauth.failed',
-  'account.not-me',
-] as const;
 /** What a history entry records. */
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
 
-/** The filter's groups of kinds. */
-export const HISTORY_GROUPS = ['sign-in', 'lock', 'password', 'email', 'device', 'credential', 'session'] as const;
 /** A group of history kinds the page filters by. */
 export type HistoryGroup = (typeof HISTORY_GROUPS)[number];
 
-/** Why a sign-in (or a proof) failed. */
-export const FAILURE_REASONS = [
-  'wrong-password',
-  'locked',
-  'slider-failed',
-  'directory-refused',
-  'third-party-refused',
-] as const;
 /** Why a sign-in failed. */
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
@@ -217,20 +195,3 @@ export const NotMeResultSchema = Type.Object(
 );
 /** What "this wasn't me" did. */
 export type NotMeResult = Static<typeof NotMeResultSchema>;
-
-/**
- * The calls, once (method and path). `sessions`: GET list; `session`: DELETE one (not the current: that is sign out);
- * `endOthers`: POST; `trustedBrowsers`: GET; `trustedBrowser`: DELETE ("forget"); `history`: GET page;
- * `historyExport`: GET CSV (`text/csv; charset=utf-8`, UTF-8 BOM, header row in the caller's language);
- * `notMe`: POST.
- */
-export const SECURITY_PATHS = {
-  sessions: '/users/ajax/v1/my/sessions',
-  session: '/users/ajax/v1/my/sessions/:id',
-  endOthers: '/users/ajax/v1/my/sessions:end-others',
-  trustedBrowsers: '/users/ajax/v1/my/trusted-browsers',
-  trustedBrowser: '/users/ajax/v1/my/trusted-browsers/:id',
-  history: '/users/ajax/v1/my/history',
-  historyExport: '/users/ajax/v1/my/history.csv',
-  notMe: '/users/ajax/v1/my/security:not-me',
-} as const;

@@ -10,3 +10,52 @@ export const HISTORY_PAGE_DEFAULT = 50;
 export const HISTORY_PAGE_MAX = 100;
 /** Longest history cursor accepted (an opaque string the previous page answered). */
 export const HISTORY_CURSOR_MAX = 200;
+
+/**
+ * What a history entry records. Kinds group them for the filter (`HISTORY_GROUPS`): sign-in, lock, password,
+ * e-mail, device, credential, session.
+ */
+export const HISTORY_KINDS = [
+  'sign-in.succeeded',
+  'sign-in.failed',
+  'account.locked',
+  'account.unlocked',
+  'password.changed',
+  'email.changed',
+  'sign-in.new-device',
+  'credential.created',
+  'credential.deleted',
+  'session.ended',
+  'reauth.succeeded',
+  'reauth.failed',
+  'account.not-me',
+] as const;
+
+/** The filter's groups of kinds. */
+export const HISTORY_GROUPS = ['sign-in', 'lock', 'password', 'email', 'device', 'credential', 'session'] as const;
+
+/** Why a sign-in (or a proof) failed. */
+export const FAILURE_REASONS = [
+  'wrong-password',
+  'locked',
+  'slider-failed',
+  'directory-refused',
+  'third-party-refused',
+] as const;
+
+/**
+ * The calls, once (method and path). `sessions`: GET list; `session`: DELETE one (not the current: that is sign out);
+ * `endOthers`: POST; `trustedBrowsers`: GET; `trustedBrowser`: DELETE ("forget"); `history`: GET page;
+ * `historyExport`: GET CSV (`text/csv; charset=utf-8`, UTF-8 BOM, header row in the caller's language);
+ * `notMe`: POST.
+ */
+export const SECURITY_PATHS = {
+  sessions: '/users/ajax/v1/my/sessions',
+  session: '/users/ajax/v1/my/sessions/:id',
+  endOthers: '/users/ajax/v1/my/sessions:end-others',
+  trustedBrowsers: '/users/ajax/v1/my/trusted-browsers',
+  trustedBrowser: '/users/ajax/v1/my/trusted-browsers/:id',
+  history: '/users/ajax/v1/my/history',
+  historyExport: '/users/ajax/v1/my/history.csv',
+  notMe: '/users/ajax/v1/my/security:not-me',
+} as const;

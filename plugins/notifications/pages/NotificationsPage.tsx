@@ -1,6 +1,6 @@
 import { Alert, Button, Empty, message as toastApi, Select, Skeleton, Tabs, Typography } from 'antd';
 import { observer } from 'mobx-react-lite';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { failureText, type Failure } from '../../../src/core/stores/failure';
 import { SignedIn } from '../../../src/core/ui/SignedIn';
@@ -9,21 +9,10 @@ import { BatchBar } from '../components/BatchBar';
 import { APP_NAME_IDS, MessageItem } from '../components/MessageItem';
 import { INBOX_APPS, type InboxApp, type InboxTab } from '../limits';
 import type { InboxChangeResult } from '../store';
+import { useNow } from '../../../src/core/ui/useNow';
 
 /** How often relative times ("3 minutes ago") move on while the page is open. */
 const TICK_MS = 30_000;
-
-/**
- * The current time, re-read every `TICK_MS` so relative times stay true; the clock is injected for tests.
- */
-function useNow(clock: () => number): number {
-  const [now, setNow] = useState(clock);
-  useEffect(() => {
-    const timer = setInterval(() => setNow(clock()), TICK_MS);
-    return () => clearInterval(timer);
-  }, [clock]);
-  return now;
-}
 
 /** Props of the message center view. */
 export interface InboxViewProps {
@@ -42,7 +31,7 @@ export const InboxView = observer(function InboxView({ clock = Date.now }: Inbox
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const [toast, toastHolder] = toastApi.useMessage();
-  const now = useNow(clock);
+  const now = useNow(clock, TICK_MS);
   const locale = session.locale;
 
   useEffect(() => {

@@ -1,7 +1,8 @@
 import type { message } from 'antd';
 import type { ReactNode } from 'react';
 import { LocalTime } from '../../../src/core/ui/LocalTime';
-import type { Browser, FailureReason, HistoryEntry, HistoryGroup, HISTORY_GROUPS, HistoryKind } from '../contract';
+import type { Browser, FailureReason, HistoryEntry, HistoryGroup, HistoryKind } from '../contract';
+import { HISTORY_GROUPS } from '../limits';
 
 /** Translates one of the page's message ids, with values (`intl.formatMessage`). */
 export type Translate = (id: string, values?: Record<string, string | number>) => string;
@@ -15,19 +16,8 @@ export interface Sentence {
   values: Record<string, ReactNode>;
 }
 
-/**
- * The filter's groups in the contract's order: typed as `typeof HISTORY_GROUPS`, the list cannot differ from the
- * contract's (a web file takes only types from it).
- */
-export const GROUPS: typeof HISTORY_GROUPS = [
-  'sign-in',
-  'lock',
-  'password',
-  'email',
-  'device',
-  'credential',
-  'session',
-];
+/** The filter's groups, in the contract's order. */
+export const GROUPS = HISTORY_GROUPS;
 
 /** Each group's name in the filter. */
 export const GROUP_IDS: Readonly<Record<HistoryGroup, string>> = {

@@ -9,6 +9,7 @@ import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
 import { HistorySection } from '../components/HistorySection';
 import { SessionsSection } from '../components/SessionsSection';
 import { TrustedBrowsersSection } from '../components/TrustedBrowsersSection';
+import { useNow } from '../../../src/core/ui/useNow';
 
 /** The "this wasn't me" dialog, loaded when it first opens (src/core/ui/lazyOverlay.tsx). */
 const NotMeDialog = lazyOverlay(() =>
@@ -20,16 +21,6 @@ export const NOT_ME_PARAM = 'not-me';
 
 /** How often "last active 3 minutes ago" moves on while the page is open. */
 const TICK_MS = 30_000;
-
-/** The current time, re-read every `TICK_MS` so relative times stay true; the clock is injected for tests. */
-function useNow(clock: () => number): number {
-  const [now, setNow] = useState(clock);
-  useEffect(() => {
-    const timer = setInterval(() => setNow(clock()), TICK_MS);
-    return () => clearInterval(timer);
-  }, [clock]);
-  return now;
-}
 
 /** Props of the security view. */
 export interface SecurityViewProps {
@@ -45,7 +36,7 @@ export const SecurityView = observer(function SecurityView({ clock = Date.now }:
   const security = useStore('security');
   const { session } = useStores();
   const [toast, toastHolder] = message.useMessage();
-  const now = useNow(clock);
+  const now = useNow(clock, TICK_MS);
   const [params, setParams] = useSearchParams();
   // `seq` changes at each opening so the dialog mounts afresh (no stale result from the last time).
   const [dialog, setDialog] = useState(() => ({ open: params.get(NOT_ME_PARAM) === '1', seq: 0 }));

@@ -58,7 +58,7 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       'directory-refused': 'refused by the directory',
       'third-party-refused': 'refused by the third-party platform',
     },
-    methods: { password: 'password', ...METHOD_NAMES, dingtalk: 'DingTalk', lark: 'Lark', wecom: 'WeCom' },
+    methods: { password: 'password', directory: 'directory password', ...METHOD_NAMES, dingtalk: 'DingTalk', lark: 'Lark', wecom: 'WeCom' },
     how: {
       settings: 'in the settings',
       recovery: 'by password recovery',
@@ -111,7 +111,7 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       'directory-refused': '目录服务拒绝',
       'third-party-refused': '第三方平台拒绝',
     },
-    methods: { password: '密码', ...METHOD_NAMES, dingtalk: '钉钉', lark: '飞书', wecom: '企业微信' },
+    methods: { password: '密码', directory: '目录密码', ...METHOD_NAMES, dingtalk: '钉钉', lark: '飞书', wecom: '企业微信' },
     how: {
       settings: '在设置中修改',
       recovery: '通过找回密码',
