@@ -137,8 +137,8 @@ test('resets the artifact-repository password where packages is installed', asyn
   await signIn(page, E2E_USERS.packages);
   expect(await menuKeys(page)).toEqual(
     global
-      ? ['profile', 'personalAccessToken', 'ssh']
-      : ['profile', 'personalAccessToken', 'ssh', 'packagesCredential', 'third-party'],
+      ? ['profile', 'security', 'personalAccessToken', 'ssh']
+      : ['profile', 'security', 'personalAccessToken', 'ssh', 'packagesCredential', 'third-party'],
   );
   const asked: string[] = [];
   page.on('request', (r) => {
@@ -177,7 +177,9 @@ test('third-party bindings show the synchronised account, per edition', async ({
   const zh = zhEditions.includes(info.project.name);
   await signIn(page, E2E_USERS.keys);
   expect(await menuKeys(page)).toEqual(
-    global ? ['profile', 'personalAccessToken', 'ssh'] : ['profile', 'personalAccessToken', 'ssh', 'third-party'],
+    global
+      ? ['profile', 'security', 'personalAccessToken', 'ssh']
+      : ['profile', 'security', 'personalAccessToken', 'ssh', 'third-party'],
   );
   await page.goto('/users/settings/third-party');
   if (global) {
