@@ -128,7 +128,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   const notFound = async (req: FastifyRequest, reply: FastifyReply) => {
     if (!isBrowserNavigation(req.method, req.url, req.headers)) return sendError(req, reply, 404, 'NotFound');
     // No route's `auth` reached this request: the page reads the session itself.
-    if (!req.session) await loadSession(req, reply, ctx.sessions, ctx.secureCookies);
+    if (!req.session) await loadSession(req, ctx.sessions, ctx.secureCookies);
     return serveIndex(req, reply, 404);
   };
   app.setNotFoundHandler(notFound);

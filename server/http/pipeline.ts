@@ -77,20 +77,16 @@ const FRAMEWORK_ERRORS: Record<string, [number, MessageCode]> = {
 };
 
 /**
- * Puts the session of the request's cookie on the request, clearing a cookie whose session is gone. The pipeline
- * does it for every route that declares `auth`; the not-found page calls it itself (no route's config reached it).
+ * Puts the session of the request's cookie on the request. The pipeline does it for every route that declares `auth`;
+ * the not-found page calls it itself (no route's config reached it). A cookie whose session is gone is left alone,
+ * not cleared: it may be one a proof has just replaced, sent by a call that was on its way (the bell's refresh, another
+ * tab), and clearing it would clear the browser's new one too, signing the member out.
  */
-export async function loadSession(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  sessions: SessionStore,
-  https: boolean,
-): Promise<void> {
+export async function loadSession(req: FastifyRequest, sessions: SessionStore, https: boolean): Promise<void> {
   const name = sessionCookieName(https);
   const cookie = req.cookies?.[name];
   if (!cookie) return;
   req.session = await sessions.load(cookie, req.ip);
-  if (!req.session) reply.clearCookie(name, { path: '/', secure: https, httpOnly: true, sameSite: 'lax' });
 }
 
 /**
@@ -252,7 +248,7 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
       return enforceTenant(ctx, req, reply);
     }
 
-    await loadSession(req, reply, sessions, https);
+    await loadSession(req, sessions, https);
 
     if (STATE_CHANGING.has(req.method) && config.csrf !== 'form') {
       if (req.headers['x-requested-with'] !== 'XMLHttpRequest') return sendError(req, reply, 403, 'XhrRequired');

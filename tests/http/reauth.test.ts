@@ -219,7 +219,10 @@ describe('re-authentication before sensitive changes', () => {
     const old = new Client(s.url);
     old.cookies.set(SESSION_COOKIE, oldCookie);
     old.csrf = oldCsrf;
-    expect((await old.req('GET', '/individual/proxy/me')).status).toBe(401);
+    const late = await old.req('GET', '/individual/proxy/me');
+    expect(late.status).toBe(401);
+    // A call still on its way with the old cookie does not clear the browser's new one (same name): no Set-Cookie.
+    expect(late.headers.get('set-cookie')).toBeNull();
     // The new cookie with a wrong CSRF token: refused, nothing made.
     const forged = await c.req('POST', '/users/ajax/v1/my/tokens', {
       body: tokenBody(),
