@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Empty, Select, Typography } from 'antd';
+import { Button, Empty, Select, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { observer } from 'mobx-react-lite';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -11,6 +11,7 @@ import { HISTORY_DAYS } from '../limits';
 import type { HistoryStore } from '../store';
 import { SectionHeading } from './SectionHeading';
 import { browserText, GROUP_IDS, GROUPS, historySentence, type Translate, type Toast } from './words';
+import { LoadFailed } from './LoadFailed';
 
 /** Props of the history part of the page. */
 export interface HistorySectionProps {
@@ -100,17 +101,7 @@ export const HistorySection = observer(function HistorySection({ store, toast }:
         <FormattedMessage id="security.history.description" values={{ days: HISTORY_DAYS }} />
       </Typography.Paragraph>
       {store.failed ? (
-        <Alert
-          type="error"
-          showIcon
-          role="alert"
-          title={t('security.history.loadFailed')}
-          action={
-            <Button size="small" onClick={() => void store.load()}>
-              <FormattedMessage id="security.retry" />
-            </Button>
-          }
-        />
+        <LoadFailed titleId="security.history.loadFailed" onRetry={() => void store.load()} />
       ) : (
         <>
           <ResponsiveTable<HistoryEntry>

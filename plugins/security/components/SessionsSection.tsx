@@ -1,4 +1,4 @@
-import { Alert, Button, Empty, Popconfirm, Tag, Typography } from 'antd';
+import { Button, Empty, Popconfirm, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { observer } from 'mobx-react-lite';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -12,6 +12,7 @@ import type { SessionInfo } from '../contract';
 import type { SessionsStore } from '../store';
 import { SectionHeading } from './SectionHeading';
 import { browserText, methodText, type Translate, type Toast } from './words';
+import { LoadFailed } from './LoadFailed';
 
 /** Props of the sessions part of the page. */
 export interface SessionsSectionProps {
@@ -171,17 +172,7 @@ export const SessionsSection = observer(function SessionsSection({ store, now, l
         )}
       </Typography.Paragraph>
       {store.failed ? (
-        <Alert
-          type="error"
-          showIcon
-          role="alert"
-          title={t('security.sessions.loadFailed')}
-          action={
-            <Button size="small" onClick={() => void store.load()}>
-              <FormattedMessage id="security.retry" />
-            </Button>
-          }
-        />
+        <LoadFailed titleId="security.sessions.loadFailed" onRetry={() => void store.load()} />
       ) : (
         <ResponsiveTable<SessionInfo>
           data-testid="security-session"

@@ -1,4 +1,4 @@
-import { Alert, Button, Empty, Popconfirm, Tag, Typography } from 'antd';
+import { Button, Empty, Popconfirm, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { observer } from 'mobx-react-lite';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -9,6 +9,7 @@ import type { TrustedBrowser } from '../contract';
 import type { TrustedBrowsersStore } from '../store';
 import { SectionHeading } from './SectionHeading';
 import { browserText, type Translate, type Toast } from './words';
+import { LoadFailed } from './LoadFailed';
 
 /** Props of the trusted-browsers part of the page. */
 export interface TrustedBrowsersSectionProps {
@@ -94,17 +95,7 @@ export const TrustedBrowsersSection = observer(function TrustedBrowsersSection({
         <FormattedMessage id="security.browsers.description" />
       </Typography.Paragraph>
       {store.failed ? (
-        <Alert
-          type="error"
-          showIcon
-          role="alert"
-          title={t('security.browsers.loadFailed')}
-          action={
-            <Button size="small" onClick={() => void store.load()}>
-              <FormattedMessage id="security.retry" />
-            </Button>
-          }
-        />
+        <LoadFailed titleId="security.browsers.loadFailed" onRetry={() => void store.load()} />
       ) : (
         <ResponsiveTable<TrustedBrowser>
           data-testid="security-browser"
