@@ -45,7 +45,7 @@ export type AccountEventBody =
   | { type: 'org.licence-expiring'; org: string; expiresAt: number; days: number }
   | { type: 'org.notice'; org: string; title: string; body: string }
   // Written to the account's history (the security slice); the inbox shows none of these as messages.
-  | { type: 'sign-in.succeeded'; method: string }
+  | { type: 'sign-in.succeeded'; method: string; factor?: 'totp' | 'webauthn' | 'recovery' }
   | { type: 'sign-in.failed'; method: string; reason: SignInFailure }
   | { type: 'account.unlocked'; by: 'admin' | 'time' }
   | { type: 'token.deleted'; name: string }
@@ -53,10 +53,21 @@ export type AccountEventBody =
   | { type: 'session.ended'; by: 'member' | 'not-me' | 'admin'; count: number }
   | { type: 'reauth.succeeded'; method: string }
   | { type: 'reauth.failed'; method: string; reason: SignInFailure }
-  | { type: 'account.not-me'; locked: boolean; sessions: number; credentials: { credential: string; count: number }[] };
+  | { type: 'account.not-me'; locked: boolean; sessions: number; credentials: { credential: string; count: number }[] }
+  // The second factor (issue 41): history, inbox and mail alike. `name` is a passkey's (null for the app).
+  | { type: 'second-factor.added'; factor: 'totp' | 'webauthn'; name: string | null }
+  | { type: 'second-factor.removed'; factor: 'totp' | 'webauthn' | 'all'; name: string | null; by: 'member' | 'admin' }
+  | { type: 'recovery-codes.generated'; count: number }
+  | { type: 'recovery-code.used'; left: number };
 
 /** Why a sign-in or a proof was refused (never which of name or password was wrong: the account is known here). */
-export type SignInFailure = 'wrong-password' | 'locked' | 'slider-failed' | 'directory-refused' | 'third-party-refused';
+export type SignInFailure =
+  | 'wrong-password'
+  | 'locked'
+  | 'slider-failed'
+  | 'directory-refused'
+  | 'third-party-refused'
+  | 'wrong-second-factor';
 
 /** The type names of account events. */
 export type AccountEventType = AccountEventBody['type'];

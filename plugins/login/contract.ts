@@ -3,6 +3,7 @@ import { closed } from '../../schemas/common';
 import { PASSWORD_MAX_LENGTH } from '../../schemas/password-rule';
 import { EMAIL_CODE_LENGTH } from '../../schemas/email-code';
 import { MeSchema } from '../../schemas/session';
+import { AuthenticationResponseSchema, FactorChallengeSchema } from '../../schemas/second-factor';
 import { OAUTH_PROVIDERS, ORG_ID_PATTERN } from '../../schemas/sign-in';
 import { LOGIN_PASSWORD_INPUT_MAX, NEXT_URL_MAX, USERNAME_INPUT_MAX } from './limits';
 
@@ -69,6 +70,26 @@ export const LoginResultSchema = Type.Object(
 );
 /** What a successful sign-in answers. */
 export type LoginResult = Static<typeof LoginResultSchema>;
+
+/**
+ * The first step passed, the second is due (issue 41): the account has a second factor, so no session exists yet.
+ * An httpOnly cookie names the waiting sign-in in this browser; `POST /users/ajax/login/second-factor` (a
+ * `FactorProof`) ends it with a `LoginResult`. Third-party sign-ins land on the sign-in page with the step in its
+ * first render (page data `login.secondFactor`).
+ */
+export const SecondFactorStepSchema = Type.Object({ second_factor: FactorChallengeSchema }, closed);
+/** The answer of a first step that needs a second. */
+export type SecondFactorStep = Static<typeof SecondFactorStepSchema>;
+
+/** What `POST /users/ajax/login` answers: signed in, or the second step due. */
+export const LoginAnswerSchema = Type.Union([LoginResultSchema, SecondFactorStepSchema]);
+/** Signed in, or the second step due. */
+export type LoginAnswer = Static<typeof LoginAnswerSchema>;
+
+/** A passkey sign-in (no name, no password): the assertion of a discoverable credential. */
+export const PasskeySignInBodySchema = Type.Object({ response: AuthenticationResponseSchema }, closed);
+/** What a passkey sign-in sends. */
+export type PasskeySignInBody = Static<typeof PasskeySignInBodySchema>;
 
 /**
  * Password change body; the rule is checked by the service. A change proves the account: `old_password` is its

@@ -58,4 +58,12 @@ export const SECURITY_PATHS = {
   history: '/users/ajax/v1/my/history',
   historyExport: '/users/ajax/v1/my/history.csv',
   notMe: '/users/ajax/v1/my/security:not-me',
+  // The second factor (issue 41); every change needs a recent proof (`config.reauth`).
+  twoFactor: '/users/ajax/v1/my/two-factor',
+  totp: '/users/ajax/v1/my/two-factor/totp',
+  totpConfirm: '/users/ajax/v1/my/two-factor/totp:confirm',
+  passkeyOptions: '/users/ajax/v1/my/two-factor/passkeys:options',
+  passkeys: '/users/ajax/v1/my/two-factor/passkeys',
+  passkey: '/users/ajax/v1/my/two-factor/passkeys/:id',
+  recoveryCodes: '/users/ajax/v1/my/two-factor/recovery-codes',
 } as const;
