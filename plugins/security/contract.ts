@@ -8,6 +8,11 @@ import {
   HISTORY_PAGE_MAX,
   SECURITY_ID_MAX,
 } from './limits';
+import {
+  FactorNameSchema,
+  RegistrationResponseSchema,
+  TOTP_CODE_PATTERN,
+} from '../../schemas/second-factor';
 
 /**
  * The security slice's wire shapes, once: the account's sessions, the browsers the lockout trusts, the account's
@@ -17,6 +22,8 @@ import {
  * `schemas/reauth.ts`).
  */
 export * from './limits';
+/** The second factor's core shapes (options, proofs, limits) the page needs too. */
+export * from '../../schemas/second-factor';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -195,3 +202,81 @@ export const NotMeResultSchema = Type.Object(
 );
 /** What "this wasn't me" did. */
 export type NotMeResult = Static<typeof NotMeResultSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The second factor (issue 41): the account's authenticator app, passkeys and recovery codes.
+
+/** One passkey or security key as its owner sees it (never its public key). */
+export const PasskeySchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    created_at: Type.String({ description: 'ISO time' }),
+    last_used_at: Nullable(Type.String({ description: 'ISO time' })),
+    discoverable: Type.Boolean({ description: 'It can sign in without a name (a passkey)' }),
+  },
+  closed,
+);
+/** One passkey. */
+export type Passkey = Static<typeof PasskeySchema>;
+
+/**
+ * `GET twoFactor`: the account's factors, the recovery codes left (the page warns at `RECOVERY_CODES_LOW`), and the
+ * nearest deadline an organisation set for having one (null when none asks).
+ */
+export const TwoFactorStateSchema = Type.Object(
+  {
+    totp: Type.Union([Type.Object({ since: Type.String({ description: 'ISO time' }) }, closed), Type.Null()]),
+    passkeys: Type.Array(PasskeySchema),
+    recovery_codes_left: Type.Integer(),
+    required_by: Type.Union([
+      Type.Object({ org: Type.String(), deadline: Type.String({ description: 'ISO time' }) }, closed),
+      Type.Null(),
+    ]),
+  },
+  closed,
+);
+/** The account's factors. */
+export type TwoFactorState = Static<typeof TwoFactorStateSchema>;
+
+/**
+ * `POST totp` (re-authentication): a new secret waits to be confirmed; shown once, here: its base32 text, the
+ * `otpauth://` URI and that URI's QR code as an SVG document (rendered by the service, so no QR code reaches a bundle).
+ */
+export const TotpSetupSchema = Type.Object(
+  { secret: Type.String(), uri: Type.String(), qr_svg: Type.String() },
+  closed,
+);
+/** A secret waiting to be confirmed. */
+export type TotpSetup = Static<typeof TotpSetupSchema>;
+
+/** `POST totpConfirm`: the app's first code. */
+export const TotpConfirmBodySchema = Type.Object({ code: Type.String({ pattern: TOTP_CODE_PATTERN }) }, closed);
+/** Body of the confirmation. */
+export type TotpConfirmBody = Static<typeof TotpConfirmBodySchema>;
+
+/**
+ * What adding a factor answers: the new state, and, when it was the account's first factor, its ten recovery codes
+ * (shown once; null otherwise).
+ */
+export const FactorAddedSchema = Type.Object(
+  { state: TwoFactorStateSchema, recovery_codes: Type.Union([Type.Array(Type.String()), Type.Null()]) },
+  closed,
+);
+/** A factor added. */
+export type FactorAdded = Static<typeof FactorAddedSchema>;
+
+/** `POST passkeys` (re-authentication): the browser's new credential and the name its owner gave it. */
+export const PasskeyAddBodySchema = Type.Object({ name: FactorNameSchema, response: RegistrationResponseSchema }, closed);
+/** Body of a new passkey. */
+export type PasskeyAddBody = Static<typeof PasskeyAddBodySchema>;
+
+/** `PATCH passkey`: a new name. */
+export const PasskeyRenameBodySchema = Type.Object({ name: FactorNameSchema }, closed);
+/** Body of a rename. */
+export type PasskeyRenameBody = Static<typeof PasskeyRenameBodySchema>;
+
+/** `POST recoveryCodes` (re-authentication): ten new codes, shown once; the old ones stop working. */
+export const RecoveryCodesSchema = Type.Object({ codes: Type.Array(Type.String()) }, closed);
+/** New recovery codes. */
+export type RecoveryCodes = Static<typeof RecoveryCodesSchema>;
