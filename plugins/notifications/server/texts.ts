@@ -335,6 +335,78 @@ export const MESSAGE_KINDS: Kinds = {
       }),
     },
   },
+  'second-factor.added': {
+    app: 'account',
+    sensitive: true,
+    link: SECURITY,
+    text: {
+      en_US: (e) => ({
+        title: 'Two-factor method added',
+        body: `${e.factor === 'totp' ? 'An authenticator app' : `The passkey "${e.name ?? ''}"`} was added to your account as a second factor. If it was not you, remove it, change your password and sign out your other sessions.`,
+      }),
+      zh_CN: (e) => ({
+        title: '已添加两步验证方式',
+        body: `${e.factor === 'totp' ? '身份验证器应用' : `通行密钥“${e.name ?? ''}”`}已添加为你账号的第二重验证。如非本人操作，请移除它、修改密码并退出其他会话。`,
+      }),
+    },
+  },
+  'second-factor.removed': {
+    app: 'account',
+    sensitive: true,
+    link: SECURITY,
+    text: {
+      en_US: (e) => ({
+        title: e.factor === 'all' ? 'Two-factor sign-in turned off' : 'Two-factor method removed',
+        body: `${
+          e.factor === 'all'
+            ? 'All second factors and recovery codes were removed from your account'
+            : e.factor === 'totp'
+              ? 'The authenticator app was removed from your account'
+              : `The passkey "${e.name ?? ''}" was removed from your account`
+        }${e.by === 'admin' ? ' by an administrator' : ''}. If it was not you, change your password and set up two-factor sign-in again.`,
+      }),
+      zh_CN: (e) => ({
+        title: e.factor === 'all' ? '两步验证已关闭' : '已移除两步验证方式',
+        body: `${e.by === 'admin' ? '管理员已' : '已'}${
+          e.factor === 'all'
+            ? '移除你账号的全部第二重验证方式和恢复码'
+            : e.factor === 'totp'
+              ? '移除你账号的身份验证器应用'
+              : `移除你账号的通行密钥“${e.name ?? ''}”`
+        }。如非本人操作，请修改密码并重新设置两步验证。`,
+      }),
+    },
+  },
+  'recovery-codes.generated': {
+    app: 'account',
+    sensitive: true,
+    link: SECURITY,
+    text: {
+      en_US: (e) => ({
+        title: 'New recovery codes',
+        body: `${e.count} new recovery codes were made for your account; the old ones no longer work. If it was not you, change your password and make new codes.`,
+      }),
+      zh_CN: (e) => ({
+        title: '已生成新的恢复码',
+        body: `已为你的账号生成 ${e.count} 个新的恢复码，旧恢复码已失效。如非本人操作，请修改密码并重新生成恢复码。`,
+      }),
+    },
+  },
+  'recovery-code.used': {
+    app: 'account',
+    sensitive: true,
+    link: SECURITY,
+    text: {
+      en_US: (e) => ({
+        title: 'Recovery code used',
+        body: `A recovery code was used to sign in to your account; ${e.left} left.${e.left <= 2 ? ' Make new recovery codes soon.' : ''} If it was not you, change your password at once.`,
+      }),
+      zh_CN: (e) => ({
+        title: '已使用恢复码',
+        body: `有人使用恢复码登录了你的账号，剩余 ${e.left} 个。${e.left <= 2 ? '请尽快重新生成恢复码。' : ''}如非本人操作，请立即修改密码。`,
+      }),
+    },
+  },
   'org.notice': {
     app: 'organization',
     sensitive: false,
