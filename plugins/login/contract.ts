@@ -3,7 +3,7 @@ import { closed } from '../../schemas/common';
 import { PASSWORD_MAX_LENGTH } from '../../schemas/password-rule';
 import { EMAIL_CODE_LENGTH } from '../../schemas/email-code';
 import { MeSchema } from '../../schemas/session';
-import { AuthenticationResponseSchema, FactorChallengeSchema } from '../../schemas/second-factor';
+import { AuthenticationResponseSchema, FactorChallengeSchema, type FactorChallenge } from '../../schemas/second-factor';
 import { OAUTH_PROVIDERS, ORG_ID_PATTERN } from '../../schemas/sign-in';
 import { LOGIN_PASSWORD_INPUT_MAX, NEXT_URL_MAX, USERNAME_INPUT_MAX } from './limits';
 
@@ -166,3 +166,15 @@ export const PendingBindSchema = Type.Object(
 );
 /** The third-party account waiting to be bound. */
 export type PendingBind = Static<typeof PendingBindSchema>;
+
+/**
+ * What the sign-in page's first render brings (page data `login`), each only when its cookie is in the browser:
+ * the third-party account waiting to be bound, and the sign-in waiting for its second factor (a third-party sign-in
+ * lands on the page with it); null when the cookie names nothing live any more.
+ */
+export interface LoginPageData {
+  /** The third-party account waiting to be bound by a password sign-in. */
+  pendingBind?: PendingBind | null;
+  /** The second step due in this browser: answer it with `SECOND_STEP_PATHS.secondFactor`. */
+  secondFactor?: FactorChallenge | null;
+}

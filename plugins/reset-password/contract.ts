@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { closed } from '../../schemas/common';
 import { CaptchaPassSchema } from '../../schemas/captcha';
 import { PASSWORD_MAX_LENGTH } from '../../schemas/password-rule';
+import { FactorChallengeSchema, FactorProofSchema } from '../../schemas/second-factor';
 import { RECOVERY_CODE_LENGTH, RECOVERY_ID_MAX } from './limits';
 
 /**
@@ -62,9 +63,17 @@ export const EmailCaptchaVerifyBodySchema = Type.Object(
 /** Static type of the code check. */
 export type EmailCaptchaVerifyBody = Static<typeof EmailCaptchaVerifyBodySchema>;
 
-/** The one-time ticket a right code earns: it allows one password reset. */
+/**
+ * The one-time ticket a right code earns: it allows one password reset. An account with a second factor (issue 41)
+ * must answer it too before the reset can end: `second_factor` says with what (the reset's `second_factor`; a
+ * passkey's options come from `recoveryFactorOptionsPath`).
+ */
 export const ResetTicketSchema = Type.Object(
-  { ticket: Type.String({ description: 'Single use; send with password:reset' }), expires_at: Type.Number() },
+  {
+    ticket: Type.String({ description: 'Single use; send with password:reset' }),
+    expires_at: Type.Number(),
+    second_factor: Type.Optional(FactorChallengeSchema),
+  },
   closed,
 );
 /** Static type of the ticket answer. */
@@ -75,8 +84,17 @@ export const PasswordResetBodySchema = Type.Object(
   {
     ticket: Type.String({ minLength: 1, maxLength: RECOVERY_ID_MAX }),
     new_password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),
+    second_factor: Type.Optional(FactorProofSchema),
   },
   closed,
 );
 /** Static type of the reset body. */
 export type PasswordResetBody = Static<typeof PasswordResetBodySchema>;
+
+/** Asks for WebAuthn options to answer the recovery's second factor with a passkey: the reset ticket names it. */
+export const RecoveryFactorOptionsBodySchema = Type.Object(
+  { ticket: Type.String({ minLength: 1, maxLength: RECOVERY_ID_MAX }) },
+  closed,
+);
+/** Static type of the options request. */
+export type RecoveryFactorOptionsBody = Static<typeof RecoveryFactorOptionsBodySchema>;

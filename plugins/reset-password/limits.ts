@@ -14,3 +14,10 @@ export const RECOVERY_TICKET_TTL_MS = 10 * 60 * 1000;
 export const RECOVERY_FLOW_TTL_MS = 30 * 60 * 1000;
 /** Longest flow id or ticket the service reads. */
 export const RECOVERY_ID_MAX = 128;
+
+/**
+ * Where the recovery of an account with a second factor gets WebAuthn options for its passkeys (issue 41): POST
+ * `{ ticket }` → `AuthenticationOptions`. Under the account path, as the other recovery calls.
+ */
+export const recoveryFactorOptionsPath = (username: string) =>
+  `/users/ajax/users/${encodeURIComponent(username)}/password:second-factor-options`;
