@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type ConsoleMessage, type Page, type Response } from '@playwright/test';
+import * as OTPAuth from 'otpauth';
 
 /** A console error a test may meet, and why. */
 export interface ExpectedConsoleError {
@@ -239,6 +240,14 @@ export const E2E_USERS = {
   securityNotMe: { username: 'security-not-me', name: 'Not Me User', password: 'NotMe@pass1' },
   /** Is asked to prove it is them before creating a token (reauth.spec.ts): its sessions' proofs are aged. */
   reauth: { username: 'reauth', name: 'Reauth User', password: 'Reauth@pass1' },
+  /** Adds a passkey on the security page, then signs in with it alone (two-factor.spec.ts). */
+  twoFactorPasskey: { username: 'tf-passkey', name: 'Passkey User', password: 'Passkey@pass1' },
+  /** Sets up an authenticator app, then signs in with the password and a code (two-factor.spec.ts). */
+  twoFactorApp: { username: 'tf-app', name: 'App User', password: 'AppCode@pass1' },
+  /** Signs in with a recovery code (two-factor.spec.ts). */
+  twoFactorRecovery: { username: 'tf-recovery', name: 'Recovery Code User', password: 'RecCode@pass1' },
+  /** Walks the second step and the two-factor section by keyboard alone at 375 px (two-factor.spec.ts). */
+  twoFactorKeys: { username: 'tf-keys', name: 'Two-Factor Keys User', password: 'TfKeys@pass1' },
 } as const;
 
 /**
@@ -472,4 +481,65 @@ export async function expectNoAxeViolations(page: Page, exclude: readonly string
   for (const selector of exclude) builder = builder.exclude(selector);
   const results = await builder.analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+/**
+ * The e2e service's address with `localhost` for its host: the same service, but a WebAuthn relying party needs a
+ * domain for its id (not an IP address), and without PUBLIC_URL the service's rp id is `localhost`. Cookies are per
+ * host, so a test that uses passkeys stays on this address throughout.
+ */
+export function onLocalhost(baseURL: string): string {
+  const url = new URL(baseURL);
+  url.hostname = 'localhost';
+  return url.origin;
+}
+
+/** A passkey Chromium holds in its virtual authenticator (the DevTools protocol's WebAuthn domain). */
+export interface VirtualCredential {
+  credentialId: string;
+  isResidentCredential: boolean;
+  rpId?: string;
+  signCount: number;
+  userHandle?: string;
+}
+
+/**
+ * Gives the page's browser tab a platform authenticator that answers by itself: CTAP2, discoverable credentials,
+ * user verification done — a phone's or laptop's passkey store, through Chromium's DevTools WebAuthn domain (no
+ * dialog, no touch). Resolves to a way to read the passkeys it holds.
+ */
+export async function addVirtualAuthenticator(page: Page): Promise<{ credentials(): Promise<VirtualCredential[]> }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable', { enableUI: false });
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      ctap2Version: 'ctap2_1',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return {
+    credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
+  };
+}
+
+/**
+ * The code an authenticator app shows for `secret` (base32, as the security page shows it: spaces do not matter),
+ * `steps` periods of 30 s from now. A code counts once per step: a test that needs a second code soon after a first
+ * takes the next step's (`steps = 1`), which the service accepts as one step of drift, instead of waiting.
+ */
+export function totpCode(secret: string, steps = 0): string {
+  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret.replace(/[\s-]/g, '').toUpperCase()) });
+  return totp.generate({ timestamp: Date.now() + steps * totp.period * 1000 });
+}
+
+/** Signs out as a person does: the sign-out address, its confirmation's button, then the sign-in page. */
+export async function signOut(page: Page): Promise<void> {
+  await page.goto('/users/logout');
+  await page.getByRole('button', { name: /^(退出登录|Sign out)$/ }).click();
+  await expect(page).toHaveURL(/\/(users|sso)\/login/);
 }
