@@ -8,11 +8,7 @@ import {
   HISTORY_PAGE_MAX,
   SECURITY_ID_MAX,
 } from './limits';
-import {
-  FactorNameSchema,
-  RegistrationResponseSchema,
-  TOTP_CODE_PATTERN,
-} from '../../schemas/second-factor';
+import { FactorNameSchema, RegistrationResponseSchema, TOTP_CODE_PATTERN } from '../../schemas/second-factor';
 
 /**
  * The security slice's wire shapes, once: the account's sessions, the browsers the lockout trusts, the account's
@@ -129,10 +125,26 @@ export const HistoryDetailSchema = Type.Object(
     reason: Type.Optional(Type.Union(FAILURE_REASONS.map((r) => Type.Literal(r)))),
     how: Type.Optional(Type.String({ description: 'password.changed: settings, recovery, first-sign-in, admin' })),
     credential: Type.Optional(Type.String({ description: 'credential.*: token, ssh-key, packages-password' })),
-    name: Type.Optional(Type.String({ description: 'credential.*: the name the member gave it' })),
+    name: Type.Optional(
+      Type.String({ description: 'credential.*, second-factor.* (a passkey): the name the member gave it' }),
+    ),
     email: Type.Optional(Type.String({ description: 'email.changed: the new address, masked' })),
-    by: Type.Optional(Type.String({ description: 'session.ended / account.unlocked: member, not-me, admin, time' })),
-    count: Type.Optional(Type.Integer({ description: 'session.ended: how many sessions ended' })),
+    by: Type.Optional(
+      Type.String({
+        description: 'session.ended / account.unlocked / second-factor.removed: member, not-me, admin, time',
+      }),
+    ),
+    count: Type.Optional(
+      Type.Integer({ description: 'session.ended: how many sessions ended; recovery-codes.generated: how many made' }),
+    ),
+    factor: Type.Optional(
+      Type.String({
+        description:
+          'second-factor.*: totp (the authenticator app), webauthn (a passkey), all (an administrator removed every ' +
+          'factor); sign-in.succeeded: the second factor answered (totp, webauthn, recovery)',
+      }),
+    ),
+    left: Type.Optional(Type.Integer({ description: 'recovery-code.used: how many unused codes are left' })),
     until: Type.Optional(
       Type.String({ description: 'account.locked: ISO time the lock ends; absent = until unlocked' }),
     ),
@@ -267,7 +279,10 @@ export const FactorAddedSchema = Type.Object(
 export type FactorAdded = Static<typeof FactorAddedSchema>;
 
 /** `POST passkeys` (re-authentication): the browser's new credential and the name its owner gave it. */
-export const PasskeyAddBodySchema = Type.Object({ name: FactorNameSchema, response: RegistrationResponseSchema }, closed);
+export const PasskeyAddBodySchema = Type.Object(
+  { name: FactorNameSchema, response: RegistrationResponseSchema },
+  closed,
+);
 /** Body of a new passkey. */
 export type PasskeyAddBody = Static<typeof PasskeyAddBodySchema>;
 

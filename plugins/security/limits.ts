@@ -13,7 +13,7 @@ export const HISTORY_CURSOR_MAX = 200;
 
 /**
  * What a history entry records. Kinds group them for the filter (`HISTORY_GROUPS`): sign-in, lock, password,
- * e-mail, device, credential, session.
+ * e-mail, device, credential, session, second factor.
  */
 export const HISTORY_KINDS = [
   'sign-in.succeeded',
@@ -29,10 +29,24 @@ export const HISTORY_KINDS = [
   'reauth.succeeded',
   'reauth.failed',
   'account.not-me',
+  // The second factor (issue 41): an app or a passkey added or removed, recovery codes made or one used.
+  'second-factor.added',
+  'second-factor.removed',
+  'recovery-codes.generated',
+  'recovery-code.used',
 ] as const;
 
 /** The filter's groups of kinds. */
-export const HISTORY_GROUPS = ['sign-in', 'lock', 'password', 'email', 'device', 'credential', 'session'] as const;
+export const HISTORY_GROUPS = [
+  'sign-in',
+  'lock',
+  'password',
+  'email',
+  'device',
+  'credential',
+  'session',
+  'second-factor',
+] as const;
 
 /** Why a sign-in (or a proof) failed. */
 export const FAILURE_REASONS = [
@@ -41,6 +55,7 @@ export const FAILURE_REASONS = [
   'slider-failed',
   'directory-refused',
   'third-party-refused',
+  'wrong-second-factor',
 ] as const;
 
 /**

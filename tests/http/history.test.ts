@@ -266,6 +266,12 @@ describe('account history', () => {
       device: ['sign-in.new-device'],
       credential: ['credential.created', 'credential.deleted'],
       session: ['session.ended', 'account.not-me'],
+      'second-factor': [
+        'second-factor.added',
+        'second-factor.removed',
+        'recovery-codes.generated',
+        'recovery-code.used',
+      ],
     };
     expect(Object.keys(groups).sort()).toEqual([...HISTORY_GROUPS].sort());
     const all = entriesOf(await page(alice, '?limit=100'));

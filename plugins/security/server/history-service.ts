@@ -45,7 +45,10 @@ declare module '../../../server/db/schema' {
 /** What reading the history needs: the database and the clock (the service's, the CLI's, a bench's). */
 export type HistoryDeps = Pick<EventDeps, 'db' | 'clock'>;
 
-/** The filter's group of each kind: a proof counts with the sign-ins, "this wasn't me" with the sessions it ended. */
+/**
+ * The filter's group of each kind: a proof counts with the sign-ins, "this wasn't me" with the sessions it ended, a
+ * recovery code used with the factors (it changes how many are left; the sign-in it made is a sign-in entry too).
+ */
 export const HISTORY_GROUP_OF: Record<HistoryKind, HistoryGroup> = {
   'sign-in.succeeded': 'sign-in',
   'sign-in.failed': 'sign-in',
@@ -60,6 +63,10 @@ export const HISTORY_GROUP_OF: Record<HistoryKind, HistoryGroup> = {
   'credential.deleted': 'credential',
   'session.ended': 'session',
   'account.not-me': 'session',
+  'second-factor.added': 'second-factor',
+  'second-factor.removed': 'second-factor',
+  'recovery-codes.generated': 'second-factor',
+  'recovery-code.used': 'second-factor',
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -77,6 +84,10 @@ export function historySince(now: number): number {
 export function historyEntryOf(event: AccountEvent): { kind: HistoryKind; detail: HistoryDetail } | null {
   switch (event.type) {
     case 'sign-in.succeeded':
+      return {
+        kind: event.type,
+        detail: event.factor ? { method: event.method, factor: event.factor } : { method: event.method },
+      };
     case 'reauth.succeeded':
       return { kind: event.type, detail: { method: event.method } };
     case 'sign-in.failed':
@@ -110,6 +121,23 @@ export function historyEntryOf(event: AccountEvent): { kind: HistoryKind; detail
       return { kind: 'session.ended', detail: { by: event.by, count: event.count } };
     case 'account.not-me':
       return { kind: 'account.not-me', detail: { count: event.sessions } };
+    case 'second-factor.added':
+      return {
+        kind: event.type,
+        detail: event.name === null ? { factor: event.factor } : { factor: event.factor, name: event.name },
+      };
+    case 'second-factor.removed':
+      return {
+        kind: event.type,
+        detail:
+          event.name === null
+            ? { factor: event.factor, by: event.by }
+            : { factor: event.factor, name: event.name, by: event.by },
+      };
+    case 'recovery-codes.generated':
+      return { kind: event.type, detail: { count: event.count } };
+    case 'recovery-code.used':
+      return { kind: event.type, detail: { left: event.left } };
     default:
       return null;
   }

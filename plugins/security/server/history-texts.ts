@@ -15,6 +15,8 @@ export interface HistoryTexts {
   by: Record<string, string>;
   /** Credentials by kind. */
   credentials: Record<string, string>;
+  /** Second factors by kind (`totp`, `webauthn`, `recovery`, `all`). */
+  factors: Record<string, string>;
   /** The parts of the details cell. */
   detail: {
     method: (m: string) => string;
@@ -22,6 +24,12 @@ export interface HistoryTexts {
     email: (masked: string) => string;
     emailRemoved: string;
     count: (n: number) => string;
+    /** recovery-codes.generated: how many codes were made. */
+    codes: (n: number) => string;
+    /** recovery-code.used: how many are left. */
+    left: (n: number) => string;
+    /** sign-in.succeeded: the second factor it answered. */
+    factor: (f: string) => string;
     until: (at: string) => string;
     separator: string;
   };
@@ -50,6 +58,10 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       'reauth.succeeded': 'Identity confirmed',
       'reauth.failed': 'Identity confirmation failed',
       'account.not-me': 'Reported "this wasn\'t me"',
+      'second-factor.added': 'Two-factor method added',
+      'second-factor.removed': 'Two-factor method removed',
+      'recovery-codes.generated': 'Recovery codes generated',
+      'recovery-code.used': 'Recovery code used',
     },
     reasons: {
       'wrong-password': 'wrong password',
@@ -57,8 +69,16 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       'slider-failed': 'slider check not passed',
       'directory-refused': 'refused by the directory',
       'third-party-refused': 'refused by the third-party platform',
+      'wrong-second-factor': 'wrong two-factor code or passkey',
     },
-    methods: { password: 'password', directory: 'directory password', ...METHOD_NAMES, dingtalk: 'DingTalk', lark: 'Lark', wecom: 'WeCom' },
+    methods: {
+      password: 'password',
+      directory: 'directory password',
+      ...METHOD_NAMES,
+      dingtalk: 'DingTalk',
+      lark: 'Lark',
+      wecom: 'WeCom',
+    },
     how: {
       settings: 'in the settings',
       recovery: 'by password recovery',
@@ -76,12 +96,21 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       'ssh-key': 'SSH key',
       'packages-password': 'Artifact repository password',
     },
+    factors: {
+      totp: 'Authenticator app',
+      webauthn: 'Passkey',
+      recovery: 'Recovery code',
+      all: 'All two-factor methods and recovery codes',
+    },
     detail: {
       method: (m) => `Method: ${m}`,
       reason: (r) => `Reason: ${r}`,
       email: (masked) => `New address: ${masked}`,
       emailRemoved: 'Email removed',
       count: (n) => `${n} session${n === 1 ? '' : 's'}`,
+      codes: (n) => `${n} code${n === 1 ? '' : 's'}`,
+      left: (n) => `${n} left`,
+      factor: (f) => `Second factor: ${f}`,
       until: (at) => `Until ${at} UTC`,
       separator: '; ',
     },
@@ -103,6 +132,10 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       'reauth.succeeded': '身份验证成功',
       'reauth.failed': '身份验证失败',
       'account.not-me': '已报告“不是我本人操作”',
+      'second-factor.added': '已添加两步验证方式',
+      'second-factor.removed': '已移除两步验证方式',
+      'recovery-codes.generated': '已生成恢复码',
+      'recovery-code.used': '已使用恢复码',
     },
     reasons: {
       'wrong-password': '密码错误',
@@ -110,8 +143,16 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       'slider-failed': '滑块验证未通过',
       'directory-refused': '目录服务拒绝',
       'third-party-refused': '第三方平台拒绝',
+      'wrong-second-factor': '两步验证码或通行密钥错误',
     },
-    methods: { password: '密码', directory: '目录密码', ...METHOD_NAMES, dingtalk: '钉钉', lark: '飞书', wecom: '企业微信' },
+    methods: {
+      password: '密码',
+      directory: '目录密码',
+      ...METHOD_NAMES,
+      dingtalk: '钉钉',
+      lark: '飞书',
+      wecom: '企业微信',
+    },
     how: {
       settings: '在设置中修改',
       recovery: '通过找回密码',
@@ -129,12 +170,21 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       'ssh-key': 'SSH 公钥',
       'packages-password': '制品仓库密码',
     },
+    factors: {
+      totp: '身份验证器应用',
+      webauthn: '通行密钥',
+      recovery: '恢复码',
+      all: '全部两步验证方式和恢复码',
+    },
     detail: {
       method: (m) => `方式：${m}`,
       reason: (r) => `原因：${r}`,
       email: (masked) => `新邮箱：${masked}`,
       emailRemoved: '邮箱已解绑',
       count: (n) => `${n} 个会话`,
+      codes: (n) => `${n} 个恢复码`,
+      left: (n) => `剩余 ${n} 个`,
+      factor: (f) => `第二重验证：${f}`,
       until: (at) => `锁定至 ${at} UTC`,
       separator: '；',
     },
@@ -154,10 +204,16 @@ export function describeDetail(t: HistoryTexts, kind: HistoryKind, d: HistoryDet
   if (d.reason !== undefined) parts.push(t.detail.reason(t.reasons[d.reason] ?? d.reason));
   if (d.how !== undefined) parts.push(t.how[d.how] ?? d.how);
   if (d.credential !== undefined) parts.push(t.credentials[d.credential] ?? d.credential);
+  if (d.factor !== undefined) {
+    const factor = t.factors[d.factor] ?? d.factor;
+    parts.push(kind === 'sign-in.succeeded' ? t.detail.factor(factor) : factor);
+  }
   if (d.email !== undefined) parts.push(t.detail.email(d.email));
   else if (kind === 'email.changed') parts.push(t.detail.emailRemoved);
   if (d.by !== undefined) parts.push(t.by[d.by] ?? d.by);
-  if (d.count !== undefined) parts.push(t.detail.count(d.count));
+  if (d.count !== undefined)
+    parts.push(kind === 'recovery-codes.generated' ? t.detail.codes(d.count) : t.detail.count(d.count));
+  if (d.left !== undefined) parts.push(t.detail.left(d.left));
   if (d.until !== undefined) parts.push(t.detail.until(utcTime(d.until)));
   return parts.join(t.detail.separator);
 }
