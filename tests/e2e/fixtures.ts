@@ -41,6 +41,12 @@ export const EXPECTED_CONSOLE_ERRORS: readonly ExpectedConsoleError[] = [
     why: 'a wrong password is typed on purpose (refused sign-in, then the slider after two failures)',
   },
   {
+    path: /^\/users\/ajax\/login\/second-factor$/,
+    status: 401,
+    specs: ['two-factor.spec.ts'],
+    why: "a wrong authenticator code is typed at the sign-in's second step on purpose, which says so",
+  },
+  {
     path: /^\/users\/ajax\/users\/[^/]+\/check$/,
     status: 404,
     specs: ['recovery.spec.ts'],
