@@ -2,18 +2,49 @@ import type { AccountEvent, BrowserInfo, EventDeps, EventOrigin } from '../../..
 import { normalizeLocale, type ServerLocale } from '../../../server/i18n/index';
 
 /**
- * Mail about security events: a password changed, a sign-in from a new device, a lock, "this wasn't me". Each tells
+ * Mail about security events: a password changed, a sign-in from a new device, a lock, "this wasn't me", a second
+ * factor added or removed, recovery codes made or one used. Each tells
  * what happened and asks the member to open the product themselves; none carries a link, so a phishing copy with one
  * cannot pass for ours (the inbox message is where the member acts). Sent to the account's verified address only, in
  * its language, else the language of the request that caused it, else both.
  */
 
 /** The events mailed, with their words. */
-type Mailed = Extract<
-  AccountEvent,
-  { type: 'password.changed' | 'sign-in.new-device' | 'account.locked' | 'account.not-me' }
->;
-const MAILED = new Set<string>(['password.changed', 'sign-in.new-device', 'account.locked', 'account.not-me']);
+type MailedType =
+  | 'password.changed'
+  | 'sign-in.new-device'
+  | 'account.locked'
+  | 'account.not-me'
+  | 'second-factor.added'
+  | 'second-factor.removed'
+  | 'recovery-codes.generated'
+  | 'recovery-code.used';
+type Mailed = Extract<AccountEvent, { type: MailedType }>;
+const MAILED = new Set<string>([
+  'password.changed',
+  'sign-in.new-device',
+  'account.locked',
+  'account.not-me',
+  'second-factor.added',
+  'second-factor.removed',
+  'recovery-codes.generated',
+  'recovery-code.used',
+] satisfies MailedType[]);
+
+/** A phrase that starts a sentence. */
+const upper = (phrase: string) => phrase.charAt(0).toUpperCase() + phrase.slice(1);
+
+/** A factor as an English mail names it: the app, or a passkey by its name. */
+function factorEn(e: Extract<Mailed, { type: 'second-factor.added' | 'second-factor.removed' }>): string {
+  if (e.factor === 'all') return 'every two-factor method and recovery code';
+  return e.factor === 'totp' ? 'the authenticator app' : `the passkey "${e.name ?? ''}"`;
+}
+
+/** A factor as a Chinese mail names it. */
+function factorZh(e: Extract<Mailed, { type: 'second-factor.added' | 'second-factor.removed' }>): string {
+  if (e.factor === 'all') return '全部两步验证方式和恢复码';
+  return e.factor === 'totp' ? '身份验证器应用' : `通行密钥“${e.name ?? ''}”`;
+}
 
 /** A time as a mail prints it: UTC to the minute. */
 const at = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -50,6 +81,29 @@ const WORDS: Record<ServerLocale, (e: Mailed, when: string) => { subject: string
           subject: 'Your account was secured',
           what: `You said a recent activity was not yours (${when}): ${e.sessions} other session(s) were signed out and your credentials were revoked${e.locked ? '; the account is locked until an administrator unlocks it' : ''}.`,
         };
+      case 'second-factor.added':
+        return {
+          subject: 'A two-factor method was added to your account',
+          what: `${upper(factorEn(e))} was added to your account as a second factor for signing in (${when}).`,
+        };
+      case 'second-factor.removed':
+        return {
+          subject:
+            e.factor === 'all'
+              ? 'Two-factor sign-in was turned off for your account'
+              : 'A two-factor method was removed from your account',
+          what: `${upper(factorEn(e))} was removed from your account${e.by === 'admin' ? ' by an administrator' : ''} (${when}).`,
+        };
+      case 'recovery-codes.generated':
+        return {
+          subject: 'New recovery codes were made for your account',
+          what: `${e.count} new recovery codes were made for your account (${when}); the old ones no longer work.`,
+        };
+      case 'recovery-code.used':
+        return {
+          subject: 'A recovery code was used to sign in',
+          what: `A recovery code was used to sign in to your account (${when}); ${e.left} unused code(s) left.${e.left <= 2 ? ' Make new ones soon on the Security page.' : ''}`,
+        };
     }
   },
   zh_CN: (e, when) => {
@@ -75,6 +129,26 @@ const WORDS: Record<ServerLocale, (e: Mailed, when: string) => { subject: string
         return {
           subject: '你的账号已加固',
           what: `你报告了一项并非本人的操作（${when}）：已退出其他 ${e.sessions} 个会话并吊销你的凭证${e.locked ? '，账号已锁定，需管理员解锁' : ''}。`,
+        };
+      case 'second-factor.added':
+        return {
+          subject: '你的账号添加了两步验证方式',
+          what: `${factorZh(e)}已添加为你账号登录时的第二重验证（${when}）。`,
+        };
+      case 'second-factor.removed':
+        return {
+          subject: e.factor === 'all' ? '你的账号已关闭两步验证' : '你的账号移除了两步验证方式',
+          what: `${e.by === 'admin' ? '管理员已移除' : '已移除'}你账号的${factorZh(e)}（${when}）。`,
+        };
+      case 'recovery-codes.generated':
+        return {
+          subject: '你的账号已生成新的恢复码',
+          what: `已为你的账号生成 ${e.count} 个新的恢复码（${when}），旧恢复码已失效。`,
+        };
+      case 'recovery-code.used':
+        return {
+          subject: '有人使用恢复码登录了你的账号',
+          what: `有人使用恢复码登录了你的账号（${when}），剩余 ${e.left} 个未使用的恢复码。${e.left <= 2 ? '请尽快在“安全”页面重新生成。' : ''}`,
         };
     }
   },
