@@ -1,6 +1,15 @@
 import type { RequestClient } from '../../src/core/request';
 import type { Success } from '../../schemas/common';
-import type { LoginBody, LoginResult, PendingBind, UsernameCheckAnswer } from './contract';
+import type { AuthenticationOptions, FactorProof } from '../../schemas/second-factor';
+import type {
+  LoginAnswer,
+  LoginBody,
+  LoginResult,
+  PasskeySignInBody,
+  PendingBind,
+  UsernameCheckAnswer,
+} from './contract';
+import { SECOND_STEP_PATHS } from './limits';
 
 /** Where this browser's third-party account waiting to be bound is read (GET) and forgotten (DELETE). */
 const PENDING_BIND_URL = '/users/ajax/login/pending-bind';
@@ -17,13 +26,26 @@ export function loginApi(client: RequestClient) {
     /**
      * Sign-in with the account's password or a directory's (`method`), with a slider pass once the service asks for
      * one; failures answer 401 (incorrect), 423 (locked), 403 (CaptchaRequired / CaptchaInvalid), and for a
-     * directory 400 (not enabled), 409 (account conflict) or 503 (unreachable), in the error shape.
+     * directory 400 (not enabled), 409 (account conflict) or 503 (unreachable), in the error shape. An account with a
+     * second factor answers the step due instead of a session (`second_factor`).
      */
     login: (body: LoginBody) =>
-      client.post<LoginResult>('/users/ajax/login', body, {
+      client.post<LoginAnswer>('/users/ajax/login', body, {
         handleUnauthorized: false,
         ...(body.method && body.method !== 'password' ? { timeoutMs: DIRECTORY_TIMEOUT_MS } : {}),
       }),
+    /** Ends the waiting sign-in (this browser's httpOnly cookie names it) with the second factor. */
+    secondFactor: (proof: FactorProof) =>
+      client.post<LoginResult>(SECOND_STEP_PATHS.secondFactor, proof, { handleUnauthorized: false }),
+    /** WebAuthn options for the waiting sign-in's passkeys (single-use challenge). */
+    secondFactorOptions: () =>
+      client.post<AuthenticationOptions>(SECOND_STEP_PATHS.secondFactorOptions, {}, { handleUnauthorized: false }),
+    /** WebAuthn options for a passkey sign-in: any discoverable credential of this site. */
+    passkeyOptions: () =>
+      client.post<AuthenticationOptions>(SECOND_STEP_PATHS.passkeyOptions, {}, { handleUnauthorized: false }),
+    /** A passkey sign-in: the assertion names the account; no password and no second step. */
+    passkey: (body: PasskeySignInBody) =>
+      client.post<LoginResult>(SECOND_STEP_PATHS.passkey, body, { handleUnauthorized: false }),
     /** The third-party account that came back unbound in this browser; 404 PendingBindNotFound when none waits. */
     pendingBind: () => client.get<PendingBind>(PENDING_BIND_URL, undefined, { handleUnauthorized: false }),
     /** Forgets the waiting third-party account (the user signs in without binding it). */

@@ -50,6 +50,8 @@ export const CredentialsForm = observer(function CredentialsForm({
       name={directory}
       layout="vertical"
       requiredMark={false}
+      // "Back" from the second step: the name stays.
+      initialValues={login.lastUsername ? { username: login.lastUsername } : undefined}
       onFinish={(v: { username: string; password: string }) =>
         void login.signIn(v.username, v.password, directory ? { directory, orgId } : {})
       }

@@ -12,7 +12,9 @@ import { NewPasswordForm } from '../../../src/core/ui/NewPasswordForm';
 import { safeRedirect } from '../../../src/core/url';
 import { CredentialsForm } from '../components/CredentialsForm';
 import { OtherMethods } from '../components/OtherMethods';
+import { PasskeySignIn } from '../components/PasskeySignIn';
 import { PendingBindBanner } from '../components/PendingBindBanner';
+import { SecondFactorStep } from '../components/SecondFactorStep';
 import { orgIdFrom } from '../../../schemas/sign-in-paths';
 import { DIRECTORY_LABEL_IDS } from '../components/sign-in-labels';
 
@@ -33,9 +35,10 @@ function PasswordSignIn({ autoFocus }: { autoFocus?: boolean }) {
 
 /**
  * Sign-in with the account's password, or a directory's (LDAP, Windows AD tabs, when the page config enables them),
- * with the slider once the service asks for it (after failed tries) and the forced password change when the account
- * is flagged; below, the third-party providers and the edition's cloud-provider sign-in. Reached with `?bind=1` (from
- * the not-bound page), it offers to bind the third-party account waiting in this browser.
+ * with the slider once the service asks for it (after failed tries), the second step for an account with a second
+ * factor, and the forced password change when the account is flagged; below, a passkey sign-in (where the browser
+ * can), the third-party providers and the edition's cloud-provider sign-in. Reached with `?bind=1` (from the
+ * not-bound page), it offers to bind the third-party account waiting in this browser.
  */
 const LoginPage = observer(function LoginPage() {
   const { session } = useStores();
@@ -64,9 +67,11 @@ const LoginPage = observer(function LoginPage() {
   const failure = login.failure && failureText(login.failure, (id) => intl.formatMessage({ id }));
   const titleId = login.pendingChange
     ? 'login.changePassword.title'
-    : directories.length
-      ? 'login.title.signIn'
-      : 'login.title';
+    : login.secondFactor
+      ? 'login.secondFactor.title'
+      : directories.length
+        ? 'login.title.signIn'
+        : 'login.title';
   const orgId = orgIdFrom(params.get('org'));
   return (
     <BrandCard>
@@ -81,6 +86,8 @@ const LoginPage = observer(function LoginPage() {
           hint={<FormattedMessage id="login.changePassword.hint" />}
           submitLabel={<FormattedMessage id="login.changePassword.submit" />}
         />
+      ) : login.secondFactor ? (
+        <SecondFactorStep />
       ) : (
         <>
           {directories.length ? (
@@ -111,6 +118,7 @@ const LoginPage = observer(function LoginPage() {
           ) : (
             <PasswordSignIn />
           )}
+          <PasskeySignIn />
           <OtherMethods
             providers={signIn?.oauth ?? []}
             cloudProviderUrl={edition.signIn?.cloudProviderUrl}
