@@ -20,6 +20,9 @@ export const messages = defineServerMessages({
       'An account with this name already exists and is not linked to the directory. Sign in with its password.',
     PendingBindNotFound: 'No third-party account is waiting to be linked in this browser, or the wait has expired.',
     ThirdPartyAccountBoundToOther: 'This third-party account is already linked to another account.',
+    SecondFactorWrong: 'The verification code or security key was not accepted. Please try again.',
+    SecondFactorStepExpired: 'The sign-in has expired. Please sign in again.',
+    PasskeyNotRecognised: 'This passkey could not sign you in. Try another one or sign in with your password.',
   },
   zh_CN: {
     AccountOrPasswordIncorrect: '账号或密码错误。',
@@ -36,6 +39,9 @@ export const messages = defineServerMessages({
     DirectoryAccountConflict: '已存在同名账号且未关联该目录，请使用该账号的密码登录。',
     PendingBindNotFound: '当前浏览器中没有等待绑定的第三方账号，或已过期。',
     ThirdPartyAccountBoundToOther: '该第三方账号已绑定其他账号。',
+    SecondFactorWrong: '验证码或安全密钥验证未通过，请重试。',
+    SecondFactorStepExpired: '登录已过期，请重新登录。',
+    PasskeyNotRecognised: '无法使用该通行密钥登录，请换一个通行密钥或使用密码登录。',
   },
 });
 

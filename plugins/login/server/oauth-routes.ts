@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../server/context';
 import { AppError, errorResponses } from '../../../server/errors';
-import { sessionCookieName } from '../../../server/auth/sessions';
 import { recordProof } from '../../../server/auth/reauth';
 import { REAUTH_PATHS } from '../../../schemas/reauth';
 import { SuccessSchema } from '../../../schemas/common';
@@ -11,7 +10,7 @@ import { isOAuthProvider, loginErrorPath, oauthCallbackPath, type OAuthProvider 
 import { NEXT_URL_MAX, PendingBindSchema, type PendingBind } from '../contract';
 import { noteSignIn } from './devices';
 import { safeNextUrl } from './service';
-import { readMarks, rotateMark } from './device-mark';
+import { readMarks } from './device-mark';
 import {
   OAUTH_BIND_COOKIE,
   OAUTH_STATE_COOKIE,
@@ -24,7 +23,11 @@ import {
   finishOAuth,
   forgetPendingBind,
   startOAuth,
+  takePendingBind,
 } from './oauth';
+import { lockFor } from './device-mark';
+import { openSession } from './session-start';
+import { startStep } from './second-step';
 
 /** Third-party sign-ins one client address may start, and callbacks it may bring back, per minute. */
 export const OAUTH_STARTS_PER_ADDRESS_MINUTE = 60;
@@ -84,14 +87,29 @@ export async function consumePendingBind(
 }
 
 /**
+ * For the password sign-in with `bind_pending: true` of an account with a second factor: takes this browser's
+ * pending-bind ticket single-use (the waiting sign-in carries the account until the factor is right) and clears the
+ * cookie. Throws 404 PendingBindNotFound without a valid ticket, as `consumePendingBind` does.
+ */
+export async function takeBrowserPendingBind(
+  ctx: AppContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<PendingBind> {
+  const ticket = req.cookies?.[OAUTH_BIND_COOKIE];
+  if (ticket !== undefined) reply.clearCookie(OAUTH_BIND_COOKIE, bindCookieOptions(ctx));
+  const bind = await takePendingBind(ctx, ticket);
+  if (!bind) throw new AppError(404, 'PendingBindNotFound');
+  return bind;
+}
+
+/**
  * Third-party sign-in (OAuth 2.0 code flow with state and PKCE; ./oauth.ts) and the pending bind. The two GETs are
  * browser navigations (no X-Requested-With, no CSRF token): every outcome is a redirect, failures to the
  * `/login/errors` pages, and nothing about the code, the token or the secret reaches the answer or the log.
  */
 export const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
-  const sessionCookie = sessionCookieName(ctx.secureCookies);
-  const sessionCookieOptions = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: ctx.secureCookies };
   const stateCookieOptions = {
     path: '/login/oauth',
     httpOnly: true,
@@ -217,20 +235,33 @@ export const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
           req.log.info({ provider }, 'third-party account not bound: waiting for a password sign-in to bind it');
           return reply.redirect(loginErrorPath('notBound', provider));
         }
+        const marks = await readMarks(ctx, req);
+        if (await ctx.secondFactors.hasFactor(outcome.userId)) {
+          // Half a sign-in: the provider vouched for the person, the second factor is still due. No session yet; the
+          // sign-in page (its first render brings the step) asks for it, and `next` waits with it.
+          const account = await ctx.db
+            .selectFrom('users')
+            .select('username')
+            .where('id', '=', outcome.userId)
+            .executeTakeFirstOrThrow();
+          await startStep(ctx, req, reply, {
+            userId: outcome.userId,
+            method: provider,
+            lockKey: account.username,
+            lock: await lockFor(ctx, marks, outcome.userId),
+            next: outcome.next,
+          });
+          req.log.info({ provider }, 'third-party sign-in: the second factor is due');
+          const next = outcome.next ? `?next=${encodeURIComponent(outcome.next)}` : '';
+          return reply.redirect(`${ctx.edition.paths.relogin}${next}`);
+        }
         // A failed callback names no account (it failed before the provider named a bound one): only a success goes
         // to the account's history.
         await ctx.events.emit({ type: 'sign-in.succeeded', method: provider, to: { userId: outcome.userId } });
-        // Rotation, as at password sign-in: whatever session the browser had ends; the new one gets a new id.
         await noteSignIn(ctx, outcome.userId, req.ip, req.headers['user-agent']);
-        if (req.session) await ctx.sessions.destroy(req.session.idHash);
-        const s = await ctx.sessions.create(outcome.userId, {
-          method: provider,
-          userAgent: req.headers['user-agent'],
-          address: req.ip,
-        });
-        reply.setCookie(sessionCookie, s.id, sessionCookieOptions);
-        // A sign-in like any other: the browser gets the account's device mark (smart lockout), a new one each time.
-        await rotateMark(ctx, reply, await readMarks(ctx, req), outcome.userId);
+        // Rotation, as at password sign-in: whatever session the browser had ends; the new one gets a new id. A
+        // sign-in like any other: the browser gets the account's device mark (smart lockout), a new one each time.
+        await openSession(ctx, req, reply, outcome.userId, { method: provider, marks });
         return reply.redirect(outcome.next ?? OAUTH_DEFAULT_LANDING);
       } catch (e) {
         // Only a message the flow wrote (no secret, token or code), or the kind of an unexpected error.

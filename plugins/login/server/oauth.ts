@@ -541,15 +541,30 @@ export async function bindPendingAccount(
   ticket: string | undefined,
   userId: string,
 ): Promise<BindPendingResult> {
-  if (!ticket || ticket.length > 100) return { kind: 'none' };
+  const bind = await takePendingBind(ctx, ticket);
+  return bind ? bindAccount(ctx, bind, userId) : { kind: 'none' };
+}
+
+/**
+ * Takes the account waiting under a ticket, single use (the ticket stops working), or null (none, expired): a sign-in
+ * that must wait for its second factor carries it until the factor is right (./second-step.ts).
+ */
+export async function takePendingBind(ctx: AppContext, ticket: string | undefined): Promise<PendingBind | null> {
+  if (!ticket || ticket.length > 100) return null;
   const row = await ctx.db
     .deleteFrom('oauth_pending_binds')
     .where('ticket_hash', '=', sha256(ticket))
     .where('expires_at', '>', ctx.clock.now().getTime())
     .returning(['provider', 'open_id', 'display_name'])
     .executeTakeFirst();
-  if (!row) return { kind: 'none' };
-  const bind = asPendingBind(row);
+  return row ? asPendingBind(row) : null;
+}
+
+/**
+ * Binds a third-party account to the user (replacing the user's own earlier account of that provider); refused when
+ * the account is bound to someone else.
+ */
+export async function bindAccount(ctx: AppContext, bind: PendingBind, userId: string): Promise<BindPendingResult> {
   const provider = identityProviderOf(bind.provider);
   const owner = async () =>
     (

@@ -3,14 +3,12 @@ import { AppError, errorResponses } from '../../../server/errors';
 import { sessionCookieName } from '../../../server/auth/sessions';
 import { safeEqual } from '../../../server/auth/random';
 import { requireFreshProofToChangePassword } from '../../../server/auth/reauth';
-import { toMe } from '../../../server/routes/core';
-import type { SessionUser } from '../../../server/context';
 import { SuccessSchema } from '../../../schemas/common';
 import {
   ChangePasswordBodySchema,
   ChangePasswordHeadersSchema,
+  LoginAnswerSchema,
   LoginBodySchema,
-  LoginResultSchema,
   LogoutBodySchema,
   LogoutQuerySchema,
   UsernameCheckAnswerSchema,
@@ -20,9 +18,11 @@ import {
 import { accountLookupLimit, enforceLimit } from '../../../server/http/rate-limit';
 import { changePassword, checkUsername, safeNextUrl, signIn, stateCheckLimit } from './service';
 import { directorySignIn } from './directory';
-import { consumePendingBind } from './oauth-routes';
+import { consumePendingBind, takeBrowserPendingBind } from './oauth-routes';
 import { logoutPage } from './logout-page';
-import { readMarks, rotateMark } from './device-mark';
+import { readMarks } from './device-mark';
+import { openSession, signedIn } from './session-start';
+import { startStep } from './second-step';
 
 /** Sign-in attempts one client address may make per minute (whatever the names). */
 export const SIGNINS_PER_ADDRESS_MINUTE = 60;
@@ -43,9 +43,11 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['login'],
         summary:
           'Sign in with account and password, the password checked by the account or by a directory (LDAP, ' +
-          'Windows AD); needs X-Requested-With, no CSRF token yet',
+          'Windows AD); needs X-Requested-With, no CSRF token yet. An account with a second factor gets no session ' +
+          'yet: the answer is the second step (`second_factor`), waiting in this browser (an httpOnly cookie) for ' +
+          'POST /users/ajax/login/second-factor',
         body: LoginBodySchema,
-        response: { 200: LoginResultSchema, ...errorResponses },
+        response: { 200: LoginAnswerSchema, ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -60,24 +62,24 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (result.kind === 'incorrect') throw new AppError(401, 'AccountOrPasswordIncorrect');
       if (result.kind === 'captchaRequired') throw new AppError(403, 'CaptchaRequired');
       if (result.kind === 'captchaInvalid') throw new AppError(403, 'CaptchaInvalid');
+      if (result.kind === 'secondFactor') {
+        // Half a sign-in: nothing is bound and no session exists before the second factor. The third-party account
+        // waiting in this browser goes with the waiting sign-in (its own ticket is spent now).
+        const bind = req.body.bind_pending ? await takeBrowserPendingBind(ctx, req, reply) : null;
+        const challenge = await startStep(ctx, req, reply, {
+          userId: result.user.id,
+          method,
+          lockKey: result.key,
+          lock: result.lock,
+          bind,
+        });
+        return { second_factor: challenge };
+      }
       // The third-party account waiting in this browser is bound before any session exists: a refused bind leaves none.
       if (req.body.bind_pending) await consumePendingBind(ctx, req, reply, result.user.id);
       // Rotation: whatever session the browser had ends; the new one gets a new id.
-      if (req.session) await ctx.sessions.destroy(req.session.idHash);
-      const s = await ctx.sessions.create(result.user.id, {
-        method,
-        userAgent: req.headers['user-agent'],
-        address: req.ip,
-      });
-      reply.setCookie(sessionCookie, s.id, cookieOptions);
-      // The browser is the account's now: its device mark (a new one at every sign-in) picks the marked lock.
-      await rotateMark(ctx, reply, marks, result.user.id);
-      const { password_hash: _p, ...user } = result.user;
-      return {
-        user: toMe(user as SessionUser),
-        must_change_password: result.user.must_change_password === 1,
-        csrf_token: s.csrfToken,
-      };
+      const { csrfToken } = await openSession(ctx, req, reply, result.user.id, { method, marks });
+      return signedIn(result.user, csrfToken);
     },
   );
 

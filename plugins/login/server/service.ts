@@ -18,9 +18,14 @@ import {
   type RedirectScope,
 } from '../../../schemas/redirect-rule';
 
-/** Result of a sign-in attempt; every kind looks the same for existing and unknown names. */
+/**
+ * Result of a sign-in attempt; every kind looks the same for existing and unknown names. `secondFactor`: the password
+ * was right but the account has a second factor (issue 41), so it is only half a sign-in: no success is counted or
+ * told yet, and the factor's answers count under `key` in `lock`, as the password did.
+ */
 export type SignInResult =
   | { kind: 'ok'; user: UsersTable }
+  | { kind: 'secondFactor'; user: UsersTable; key: string; lock: Lock }
   | { kind: 'incorrect' }
   | { kind: 'locked' }
   | { kind: 'captchaRequired' }
@@ -90,7 +95,9 @@ export interface Judgement {
  * passwords, at most 2 without passes, per lock. The lock is `marked` when the browser carries a current device
  * mark of `account()` (the account the key belongs to), else `unmarked`. `judge` may throw: the slot is then
  * given back (nothing was evaluated). Every outcome for a known account goes to that account's history
- * (`sign-in.succeeded` / `sign-in.failed` with the reason); an attempt on a name no account has goes nowhere.
+ * (`sign-in.succeeded` / `sign-in.failed` with the reason); an attempt on a name no account has goes nowhere. A right
+ * password of an account with a second factor gives its slot back and stops there (`secondFactor`): the count is
+ * cleared, and the success told, only when the factor is right (./second-step.ts).
  */
 export async function underLockout(
   ctx: AppContext,
@@ -105,7 +112,11 @@ export async function underLockout(
   let accountId: Promise<string | undefined> | undefined;
   const accountOnce = () => (accountId ??= account());
   /** Tells the account's history of a refused attempt (nobody's, when no account has the name). */
-  const refused = async (kind: Exclude<SignInResult['kind'], 'ok'>, reason: SignInFailure, userId?: string) => {
+  const refused = async (
+    kind: Exclude<SignInResult['kind'], 'ok' | 'secondFactor'>,
+    reason: SignInFailure,
+    userId?: string,
+  ) => {
     const to = userId ?? (await accountOnce());
     if (to) await ctx.events.emit({ type: 'sign-in.failed', method, reason, to: { userId: to } });
     return { kind };
@@ -140,6 +151,13 @@ export async function underLockout(
       await ctx.events.emit({ type: 'account.locked', until, address: ip, lock, to: { userId: user.id } });
     }
     return { kind: 'locked' };
+  }
+  if (await ctx.secondFactors.hasFactor(user.id)) {
+    // Half a sign-in: a right password is no failure, so its slot is given back, but the count stays until the
+    // second factor is right. Clearing it here would let someone who knows the password re-enter it between guesses
+    // of the factor and guess codes for ever; this way the password and the factor's guesses share one count.
+    await ctx.lockout.release(key, slot.slot, lock);
+    return { kind: 'secondFactor', user, key, lock };
   }
   await ctx.lockout.succeeded(key, lock);
   await ctx.events.emit({ type: 'sign-in.succeeded', method, to: { userId: user.id } });

@@ -69,8 +69,35 @@ export interface OAuthPendingBindsTable {
   expires_at: number;
 }
 
+/**
+ * A sign-in waiting for its second factor (migration `072-sign-in-steps`): the first step passed, no session exists
+ * yet. Named by the digest of the ticket its browser holds; single use, short lived.
+ */
+export interface SignInStepsTable {
+  /** SHA-256 of the ticket in the browser's cookie. */
+  ticket_hash: string;
+  user_id: string;
+  /** How the first step signed in: `password`, `ldap`, `ad`, or a third-party provider. */
+  method: string;
+  /** The lockout counter the first step counted in (its name), so the factor's answers count there too. */
+  lock_key: string;
+  /** `marked` or `unmarked`: the lock of the browser that passed the first step. */
+  lock: string;
+  address: string | null;
+  user_agent: string | null;
+  /** Where a third-party sign-in goes afterwards (validated when it started). */
+  next_url: string | null;
+  /** A third-party account the first step asked to bind (taken from the pending bind), bound after the factor. */
+  bind_provider: string | null;
+  bind_open_id: string | null;
+  bind_name: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
 declare module '../../../server/db/schema' {
   interface DB {
+    sign_in_steps: SignInStepsTable;
     sign_in_directories: SignInDirectoriesTable;
     oauth_providers: OAuthProvidersTable;
     oauth_states: OAuthStatesTable;
