@@ -15,6 +15,7 @@ import { SessionStore } from './auth/sessions';
 import { LoginLockout } from './auth/lockout';
 import { RateLimiter } from './auth/rate-limit';
 import { SliderCaptcha } from './services/captcha/slider';
+import { createSecondFactors, type SecondFactorService } from './auth/second-factor/index';
 import { TOKEN_PREFIX } from './auth/tokens';
 import { createMailer, senderAddress } from './mail/index';
 import { ErrorBody, installErrorHandling } from './errors';
@@ -128,8 +129,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     databaseUrl: opts.databaseUrl,
     pgSchema: opts.pgSchema,
   });
+  let secondFactors: SecondFactorService;
   try {
     await migrateToLatest(database.db, database.dialect === 'postgres' ? opts.pgSchema : undefined, allPlugins);
+    // The factor key (SECOND_FACTOR_KEY, else DATA_DIR's key file, made now on a first start).
+    secondFactors = createSecondFactors({
+      db: database.db,
+      clock,
+      config: opts,
+      issuer: edition.names.product[edition.locale.default],
+    });
   } catch (e) {
     await database.close();
     throw e;
@@ -198,6 +207,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     lockout: new LoginLockout(database.db, clock),
     rateLimits: new RateLimiter(database.db, clock),
     captcha: new SliderCaptcha(database.db, clock),
+    secondFactors,
     tokenAuth: null,
     signInMethods: null,
     directoryPasswords: null,
@@ -251,6 +261,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       ctx.sessions.purgeExpired(),
       ctx.captcha.purgeExpired(),
       ctx.rateLimits.purgeExpired(),
+      ctx.secondFactors.purgeExpired(),
       purgeUsageLogs(ctx),
       ...plugins.map((p) => p.housekeeping?.(ctx)),
     ]).then(

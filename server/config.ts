@@ -62,6 +62,34 @@ export interface AppConfig {
    * Absent (a hand-made configuration): the default.
    */
   reauthWindowMinutes?: number;
+  /**
+   * `SECOND_FACTOR_KEY`: the 32-byte key (64 hex digits, or base64/base64url) that seals authenticator-app secrets
+   * at rest and keys the recovery codes' hashes. Unset: `DATA_DIR/second-factor.key`, made on first start (mode
+   * 0600). Several instances must share one key. Never stored in the database, never logged.
+   */
+  secondFactorKey?: Buffer;
+  /**
+   * `WEBAUTHN_USER_VERIFICATION` (default `preferred`): whether passkeys must verify their user (PIN, biometrics):
+   * `required` refuses an assertion without it, `preferred` asks but accepts a second factor without it, `discouraged`
+   * does not ask. A passkey sign-in without a password needs it unless `discouraged`.
+   */
+  webauthnUserVerification?: WebauthnUserVerification;
+}
+
+/** What WEBAUTHN_USER_VERIFICATION may say (WebAuthn's UserVerificationRequirement). */
+export type WebauthnUserVerification = 'required' | 'preferred' | 'discouraged';
+/** The user verification passkeys are asked for unless WEBAUTHN_USER_VERIFICATION says otherwise. */
+export const DEFAULT_WEBAUTHN_USER_VERIFICATION: WebauthnUserVerification = 'preferred';
+
+/** A 32-byte key given as 64 hex digits or as base64 / base64url (padding optional); null when it is not one. */
+export function parseKey32(raw: string): Buffer | null {
+  const s = raw.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(s)) return Buffer.from(s, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(s)) {
+    const b = Buffer.from(s.replace(/\+/g, '-').replace(/\//g, '_').replace(/=$/, ''), 'base64url');
+    return b.length === 32 ? b : null;
+  }
+  return null;
 }
 
 /** The avatars' storage budget unless AVATAR_STORAGE_MB says otherwise (1 GiB). */
@@ -181,6 +209,24 @@ export function loadConfig(
       );
   }
 
+  let secondFactorKey: Buffer | undefined;
+  const rawFactorKey = str('SECOND_FACTOR_KEY');
+  if (rawFactorKey !== undefined) {
+    secondFactorKey = parseKey32(rawFactorKey) ?? undefined;
+    // The value is a secret: the message never repeats it.
+    if (!secondFactorKey)
+      problems.push(
+        'SECOND_FACTOR_KEY must be 32 bytes as 64 hex digits or base64 (e.g. the output of `openssl rand -base64 32`)',
+      );
+  }
+
+  let webauthnUserVerification = DEFAULT_WEBAUTHN_USER_VERIFICATION;
+  const rawUv = str('WEBAUTHN_USER_VERIFICATION');
+  if (rawUv !== undefined) {
+    if (rawUv === 'required' || rawUv === 'preferred' || rawUv === 'discouraged') webauthnUserVerification = rawUv;
+    else problems.push(`WEBAUTHN_USER_VERIFICATION must be required, preferred or discouraged, got "${rawUv}"`);
+  }
+
   if (problems.length) throw new ConfigError(problems);
   return {
     port,
@@ -197,6 +243,8 @@ export function loadConfig(
     ipv6PrefixLength,
     avatarStorageBytes,
     reauthWindowMinutes,
+    secondFactorKey,
+    webauthnUserVerification,
   };
 }
 

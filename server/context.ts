@@ -18,6 +18,7 @@ import type { EmailCodes } from './auth/email-codes';
 import type { TrustedBrowsers } from './auth/trusted-browsers';
 import type { RateLimiter } from './auth/rate-limit';
 import type { SliderCaptcha } from './services/captcha/slider';
+import type { SecondFactorService } from './auth/second-factor/index';
 import type { EventBus } from './events';
 import type { PageDataRequest, RevokedCredentials } from './plugin';
 
@@ -40,6 +41,11 @@ export interface AppContext {
   rateLimits: RateLimiter;
   /** The server-verified slider captcha and its single-use passes. */
   captcha: SliderCaptcha;
+  /**
+   * The accounts' second factors (issue 41): authenticator app, passkeys, recovery codes. Answers to a challenge are
+   * judged through `judgeFactor` (server/auth/second-factor/challenge.ts), which counts them in the lockout.
+   */
+  secondFactors: SecondFactorService;
   /**
    * Personal-access-token verification for `auth: 'token'` routes, provided by a slice the edition mounts
    * (access-tokens); null when none does, and then every token answers 401 TokenInvalid.

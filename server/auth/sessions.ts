@@ -52,6 +52,11 @@ export interface SessionDetails {
   userAgent?: string | null;
   /** The client address of the sign-in (then of the latest activity). */
   address?: string | null;
+  /**
+   * The second factor the sign-in answered (issue 41), or `passkey` for a passkey sign-in (both factors at once).
+   * An account with a second factor gets no session without one: `create` refuses with 401 SecondFactorRequired.
+   */
+  secondFactor?: 'totp' | 'webauthn' | 'recovery' | 'passkey';
 }
 
 /** The longest sign-in method name a session keeps (the column's width). */
@@ -102,9 +107,36 @@ export class SessionStore {
    * (shown once) and the CSRF token.
    */
   async create(userId: string, details: SessionDetails): Promise<{ id: string; idHash: string; csrfToken: string }> {
-    // Every sign-in ends here: an account its owner held ("this wasn't me") gets no session until an admin lifts it.
-    const user = await this.db.selectFrom('users').select('held_at').where('id', '=', userId).executeTakeFirst();
+    // Every sign-in ends here: an account its owner held ("this wasn't me") gets no session until an admin lifts it,
+    // and an account with a second factor none until the sign-in answered it (whatever way in forgot to ask).
+    const user = await this.db
+      .selectFrom('users')
+      .select((eb) => [
+        'held_at',
+        eb
+          .or([
+            eb.exists(
+              eb
+                .selectFrom('totp_factors')
+                .select('totp_factors.user_id')
+                .whereRef('totp_factors.user_id', '=', 'users.id')
+                .where('totp_factors.confirmed_at', 'is not', null),
+            ),
+            eb.exists(
+              eb
+                .selectFrom('webauthn_credentials')
+                .select('webauthn_credentials.id')
+                .whereRef('webauthn_credentials.user_id', '=', 'users.id'),
+            ),
+          ])
+          .as('has_factor'),
+      ])
+      .where('id', '=', userId)
+      .executeTakeFirst();
     if (user?.held_at != null) throw new AppError(423, 'AccountHeld');
+    // SQLite answers 0/1, PostgreSQL a boolean.
+    if (user && Boolean(Number(user.has_factor)) && !details.secondFactor)
+      throw new AppError(401, 'SecondFactorRequired');
     const id = randomSecret(32);
     const idHash = sha256(id);
     const csrfToken = randomSecret(32);

@@ -11,6 +11,8 @@ import { discoverServerPlugins } from '../plugin-loader';
 import type { ServerPlugin } from '../plugin';
 import type { CliCommand, CliIo } from './command';
 import { EventBus, type EventReceiver } from '../events';
+import { createSecondFactors } from '../auth/second-factor/index';
+import { loadEdition } from '../edition/loader';
 import { createMailer, senderAddress } from '../mail/index';
 import { ORG_COMMANDS } from './org-commands';
 import { IDENTITY_PROVIDERS, type IdentityProvider } from '../../schemas/identities';
@@ -310,7 +312,14 @@ export async function runAdmin(
           io.err(`warning: ${msg} ${JSON.stringify(obj, (k, v: unknown) => (v instanceof Error ? v.message : v))}`),
       },
     );
-    const deps = { ...base, hasher: new PasswordHasher(hashParams), events };
+    const edition = loadEdition(config.edition, { editionsDir: config.editionsDir });
+    const secondFactors = createSecondFactors({
+      db: database.db,
+      clock: systemClock,
+      config,
+      issuer: edition.names.product[edition.locale.default],
+    });
+    const deps = { ...base, hasher: new PasswordHasher(hashParams), events, secondFactors };
     return await chosen.run({ values, need, deps, io });
   } catch (e) {
     if (e instanceof AccountError) {

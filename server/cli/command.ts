@@ -5,6 +5,7 @@ import type { DB } from '../db/schema';
 import type { PasswordHasher } from '../auth/passwords';
 import type { EventBus } from '../events';
 import type { Mailer } from '../mail/index';
+import type { SecondFactorService } from '../auth/second-factor/index';
 
 /** Where CLI output goes, so tests can capture it. */
 export interface CliIo {
@@ -18,8 +19,16 @@ export interface CliRun {
   values: Record<string, string | boolean | undefined>;
   /** The named options as strings, in order; null (after printing what is missing and the usage) when one is absent. */
   need(...names: string[]): string[] | null;
-  /** Database, clock, mailer, password hashing and account events of the service the CLI administers. */
-  deps: { db: Kysely<DB>; clock: Clock; mailer: Mailer | null; hasher: PasswordHasher; events: EventBus };
+  /** Database, clock, mailer, password hashing, account events and second factors of the service the CLI administers. */
+  deps: {
+    db: Kysely<DB>;
+    clock: Clock;
+    mailer: Mailer | null;
+    hasher: PasswordHasher;
+    events: EventBus;
+    /** The accounts' second factors, with the service's factor key (SECOND_FACTOR_KEY or DATA_DIR's key file). */
+    secondFactors: SecondFactorService;
+  };
   io: CliIo;
 }
 

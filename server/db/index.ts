@@ -17,6 +17,7 @@ import * as m064 from './migrations/064-color-scheme';
 import * as m065 from './migrations/065-session-details';
 import * as m066 from './migrations/066-session-proofs';
 import * as m069 from './migrations/069-account-holds';
+import * as m070 from './migrations/070-second-factors';
 
 /** Which engine a database runs on; a few statements differ (e.g. nothing yet, but callers may ask). */
 export type DialectName = 'sqlite' | 'postgres';
@@ -67,6 +68,7 @@ export const coreMigrations: Record<string, Migration> = {
   '066-session-proofs': m066,
   '069-account-holds': m069,
 };
+  '070-second-factors': m070,
 
 /** Core and slice migrations in one name-ordered map; a name used twice is refused (Kysely keys by name). */
 export function allMigrations(plugins: readonly ServerPlugin[]): Record<string, Migration> {

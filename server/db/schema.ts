@@ -175,6 +175,66 @@ export interface RateLimitsTable {
  * The core's tables as Kysely sees them; an interface so each slice adds its own tables with
  * `declare module` (see `plugins/<id>/server/tables.ts`).
  */
+/**
+ * An account's authenticator app (migration 070): one per account. A new secret waits in `pending_enc` until its first
+ * code confirms it, so setting up the app again leaves the confirmed one working meanwhile.
+ */
+export interface TotpFactorsTable {
+  user_id: string;
+  /** The confirmed base32 secret sealed with the factor key (AES-256-GCM, bound to the account); null before one. */
+  secret_enc: string | null;
+  /** When the secret in `secret_enc` was confirmed; null = no app (the account has no TOTP factor). */
+  confirmed_at: number | null;
+  /** The latest 30-second step a code was accepted for: a code of that step or an earlier one is refused. */
+  last_step: number | null;
+  /** A new secret waiting for its first code, sealed like `secret_enc`; null when none waits. */
+  pending_enc: string | null;
+  /** When the waiting secret was made. */
+  pending_at: number | null;
+  created_at: number;
+}
+
+/** A passkey or security key of an account (migration 070). */
+export interface WebauthnCredentialsTable {
+  /** Our id (what the security page names it by), not the authenticator's. */
+  id: string;
+  user_id: string;
+  /** The authenticator's credential id, base64url; unique across accounts. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The signature counter last seen; an assertion must move it forward (0 forever for authenticators without one). */
+  counter: number;
+  /** JSON array of the transports the browser reported (usb, internal, hybrid…); null when none. */
+  transports: string | null;
+  /** 1 when the browser said it is discoverable (credProps.rk): it can sign in without a name. */
+  discoverable: number;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** One recovery code of an account (migration 070): only its keyed hash is kept. */
+export interface RecoveryCodesTable {
+  user_id: string;
+  /** base64url HMAC-SHA256 of the normalised code under a key derived from the factor key. */
+  code_hash: string;
+  /** When it was spent; null = still usable. */
+  used_at: number | null;
+  created_at: number;
+}
+
+/** A WebAuthn challenge given out and not yet answered (migration 070): single use, short lived. */
+export interface WebauthnChallengesTable {
+  /** Hex SHA-256 of the challenge (the challenge itself is never stored). */
+  challenge_hash: string;
+  /** The account it was issued for; null for a passkey sign-in (anyone's discoverable credential may answer). */
+  user_id: string | null;
+  /** `register` (a new passkey) or `assert` (a sign-in or a second factor). */
+  purpose: string;
+  expires_at: number;
+}
+
 export interface DB {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -194,3 +254,7 @@ export interface DB {
   captcha_passes: CaptchaPassesTable;
   rate_limits: RateLimitsTable;
 }
+  totp_factors: TotpFactorsTable;
+  webauthn_credentials: WebauthnCredentialsTable;
+  recovery_codes: RecoveryCodesTable;
+  webauthn_challenges: WebauthnChallengesTable;

@@ -27,6 +27,8 @@ export const en_US = {
   ReauthMethodUnavailable: 'This account does not confirm with a password.',
   AccountHeld:
     'This account was locked by its owner after a sign-in that was not theirs. Ask an administrator to unlock it.',
+  SecondFactorRequired:
+    'This account signs in with a second factor: enter a code of your authenticator app, use your passkey or a recovery code.',
   TokenInvalid: 'The personal access token is invalid, expired or deleted.',
   TokenInQuery: 'Send the personal access token in the x-yunxiao-token or Authorization header, never in the URL.',
   InsufficientScope: 'The personal access token lacks the permission "{scope}".',
