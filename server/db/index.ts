@@ -67,8 +67,8 @@ export const coreMigrations: Record<string, Migration> = {
   '065-session-details': m065,
   '066-session-proofs': m066,
   '069-account-holds': m069,
-};
   '070-second-factors': m070,
+};
 
 /** Core and slice migrations in one name-ordered map; a name used twice is refused (Kysely keys by name). */
 export function allMigrations(plugins: readonly ServerPlugin[]): Record<string, Migration> {

@@ -172,10 +172,6 @@ export interface RateLimitsTable {
 }
 
 /**
- * The core's tables as Kysely sees them; an interface so each slice adds its own tables with
- * `declare module` (see `plugins/<id>/server/tables.ts`).
- */
-/**
  * An account's authenticator app (migration 070): one per account. A new secret waits in `pending_enc` until its first
  * code confirms it, so setting up the app again leaves the confirmed one working meanwhile.
  */
@@ -235,6 +231,10 @@ export interface WebauthnChallengesTable {
   expires_at: number;
 }
 
+/**
+ * The core's tables as Kysely sees them; an interface so each slice adds its own tables with
+ * `declare module` (see `plugins/<id>/server/tables.ts`).
+ */
 export interface DB {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -253,8 +253,8 @@ export interface DB {
   captcha_puzzles: CaptchaPuzzlesTable;
   captcha_passes: CaptchaPassesTable;
   rate_limits: RateLimitsTable;
-}
   totp_factors: TotpFactorsTable;
   webauthn_credentials: WebauthnCredentialsTable;
   recovery_codes: RecoveryCodesTable;
   webauthn_challenges: WebauthnChallengesTable;
+}
