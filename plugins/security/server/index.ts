@@ -6,26 +6,33 @@ import { historyRoutes } from './history-routes';
 import { historyMigrations, historyServer } from './history';
 import { sessionCommands } from './sessions-cli';
 import { notMeRoutes } from './not-me';
+import { twoFactorRoutes } from './two-factor-routes';
+import { twoFactorCommands } from './two-factor-cli';
 import { mailSecurityEvent } from './security-mail';
 
-/** Every route of the slice: the account's sessions and trusted browsers, its history, "this wasn't me". */
+/**
+ * Every route of the slice: the account's sessions and trusted browsers, its history, "this wasn't me", its second
+ * factors.
+ */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(sessionRoutes);
   await app.register(historyRoutes);
   await app.register(notMeRoutes);
+  await app.register(twoFactorRoutes);
 };
 
 /**
  * Server slice of the account's security page, discovered by its folder (server/plugin-loader.ts): where the account
  * is signed in (and ending those sessions), the browsers the lockout trusts, the account's own history of sign-ins and
- * changes (written from the account events at the moment they happen), and "this wasn't me".
+ * changes (written from the account events at the moment they happen), "this wasn't me", and the account's second
+ * factors (authenticator app, passkeys, recovery codes; the admin's `factors` and `remove-factors`).
  */
 export default defineServerPlugin({
   id: 'security',
   routes,
   migrations: historyMigrations,
   messages,
-  cli: [...sessionCommands, ...historyServer.cli],
+  cli: [...sessionCommands, ...historyServer.cli, ...twoFactorCommands],
   // Each event is written to the account's history and, for the security events, mailed (without a link).
   onEvent: async (deps, event, origin) => {
     const [news] = await Promise.all([
