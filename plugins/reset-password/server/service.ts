@@ -7,6 +7,9 @@ import { accountLookupLimit, addressSubject, enforceLimit } from '../../../serve
 import { MailNotConfiguredError } from '../../../server/mail/index';
 import { normalizeLocale, type ServerLocale } from '../../../server/i18n/index';
 import { maskEmail, recoveryTarget } from '../../../server/services/accounts';
+import type { Lock } from '../../../server/auth/lockout';
+import { judgeFactor } from '../../../server/auth/second-factor/challenge';
+import type { AuthenticationOptions, FactorProof } from '../../../schemas/second-factor';
 import {
   RECOVERY_CODE_LENGTH,
   RECOVERY_CODE_MAX_TRIES,
@@ -201,21 +204,88 @@ export async function verifyCode(
     .where('code_hash', '=', row.code_hash)
     .executeTakeFirst();
   if (Number(spent.numUpdatedRows) !== 1) throw new AppError(400, 'VerificationCodeExhausted');
-  return { ticket, expires_at: expiresAt };
+  // A mailbox alone does not hand back an account with a second factor: the reset will ask for it too.
+  if (!(await ctx.secondFactors.hasFactor(flow.user_id))) return { ticket, expires_at: expiresAt };
+  const methods = await ctx.secondFactors.methodsOf(flow.user_id);
+  return { ticket, expires_at: expiresAt, second_factor: { methods, expires_at: expiresAt } };
+}
+
+/** The recovery a reset ticket belongs to while it can still be used (not spent, not expired), or null. */
+async function ticketFlow(ctx: AppContext, username: string, ticket: string) {
+  const now = ctx.clock.now().getTime();
+  const row = await ctx.db
+    .selectFrom('recovery_flows')
+    .select(['user_id', 'username'])
+    .where('ticket_hash', '=', sha256(ticket))
+    .where('username', '=', subject(username))
+    .where('ticket_expires_at', '>', now)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/**
+ * WebAuthn options to answer the recovery's second factor with one of the account's passkeys (a single-use
+ * challenge for that account): the reset ticket names the account. 400 RecoveryPageInvalid without a live ticket.
+ */
+export async function recoveryFactorOptions(
+  ctx: AppContext,
+  username: string,
+  ticket: string,
+): Promise<AuthenticationOptions> {
+  const flow = await ticketFlow(ctx, username, ticket);
+  if (!flow) throw new AppError(400, 'RecoveryPageInvalid');
+  return ctx.secondFactors.assertionOptions(flow.user_id);
+}
+
+/** The second factor a reset brings, and where from (the lockout counts it in that browser's lock). */
+export interface ResetFactor {
+  proof?: FactorProof;
+  /** The lock the browser counts in (`marked` when it carries the account's device mark). */
+  lock: (userId: string) => Promise<Lock>;
+  /** The client address (a lock message names it). */
+  ip: string;
+}
+
+/**
+ * The second factor of an account that has one, before its password may be reset (ASVS 6.4.3: a reset does not
+ * bypass an enabled factor): none given answers 400 SecondFactorRequired; the answer is judged by `judgeFactor`
+ * (purpose `recovery`), a slot of the account's sign-in lockout each, so guesses here and at the sign-in share the
+ * count of 5. Wrong: 401 RecoveryFactorWrong; locked: 423 RecoveryAccountLocked. Nothing changes until it is right.
+ */
+async function requireFactor(ctx: AppContext, flow: { user_id: string; username: string }, factor: ResetFactor) {
+  if (!(await ctx.secondFactors.hasFactor(flow.user_id))) return;
+  if (!factor.proof) throw new AppError(400, 'SecondFactorRequired');
+  const verdict = await judgeFactor(ctx, {
+    userId: flow.user_id,
+    username: flow.username,
+    lock: await factor.lock(flow.user_id),
+    proof: factor.proof,
+    purpose: 'recovery',
+    address: factor.ip,
+  });
+  if (verdict === 'locked') throw new AppError(423, 'RecoveryAccountLocked');
+  if (verdict !== 'ok') throw new AppError(401, 'RecoveryFactorWrong');
 }
 
 /**
  * Sets the new password with the ticket, in one transaction: the ticket is spent, the password replaced,
  * every session and every recovery of the account ended. Then the lock is cleared and the change told (an event).
+ * An account with a second factor answers it first (`factor`, see `requireFactor`); until it is right the ticket
+ * stays and nothing changes.
  */
 export async function resetPassword(
   ctx: AppContext,
   username: string,
   ticket: string,
   newPassword: string,
+  factor: ResetFactor,
 ): Promise<void> {
   const violation = passwordRuleViolation(newPassword);
   if (violation) throw new AppError(400, violation);
+  const live = await ticketFlow(ctx, username, ticket);
+  if (!live) throw new AppError(400, 'RecoveryPageInvalid');
+  await requireFactor(ctx, live, factor);
   const hash = await ctx.hasher.hash(newPassword);
   const now = ctx.clock.now().getTime();
   const userId = await ctx.db.transaction().execute(async (trx) => {
