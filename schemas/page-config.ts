@@ -48,6 +48,11 @@ export interface PageBootstrap {
   /** The error code the organisation refused with (IP whitelist, licence, order, membership); null when admitted. */
   organizationError?: string | null;
   /**
+   * The refusing organisation's name where the refusal is the member's own to lift (a missing second factor), so the
+   * notice can say who asks; absent otherwise.
+   */
+  refusedOrganizationName?: string;
+  /**
    * What the mounted plugins give for this page's first render, by plugin id (see `ServerPlugin.pageData`): e.g.
    * the bell's unread counts, the profile page's bind attributes, the sign-in page's waiting third-party account (a
    * page without a session may have some too). Each plugin checks the shape of its own part.

@@ -63,7 +63,13 @@ export type AppsSearchAnswer = Static<typeof AppsSearchAnswerSchema>;
 
 /** One organisation the user belongs to (`GET /uiless/api/organizations/:id`). */
 export const OrganizationSchema = Type.Object(
-  { id: Type.String(), name: Type.String(), logo: Type.Union([Type.String(), Type.Null()]) },
+  {
+    id: Type.String(),
+    name: Type.String(),
+    logo: Type.Union([Type.String(), Type.Null()]),
+    // Epoch ms: the organisation requires a second factor the caller lacks, and refuses them from then (issue 41).
+    second_factor_deadline: Type.Optional(Type.Integer()),
+  },
   closed,
 );
 /** An organisation as the shell shows it. */

@@ -98,6 +98,11 @@ export interface RequestOrganization {
   logo: string | null;
   /** The caller's role there: organisation admins may see what members may not. */
   role: 'member' | 'admin';
+  /**
+   * Epoch ms from which the organisation refuses the caller for having no second factor: present only while its
+   * grace lasts (the page warns), absent when none is required or the caller has one.
+   */
+  secondFactorDeadline?: number;
 }
 
 /**

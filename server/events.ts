@@ -43,6 +43,8 @@ export type AccountEventBody =
   | { type: 'account.locked'; until: number; address: string; lock?: Lock }
   | { type: 'org.ip-whitelist-changed'; org: string; cidrs: string[] }
   | { type: 'org.licence-expiring'; org: string; expiresAt: number; days: number }
+  // The organisation requires a second factor of its members (issue 41): refused without one from `enforcedFrom`.
+  | { type: 'org.second-factor-required'; org: string; enforcedFrom: number; graceDays: number }
   | { type: 'org.notice'; org: string; title: string; body: string }
   // Written to the account's history (the security slice); the inbox shows none of these as messages.
   | { type: 'sign-in.succeeded'; method: string; factor?: 'totp' | 'webauthn' | 'recovery' }

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCli } from '../../tests/kit/cli';
 import { USAGE } from './admin';
@@ -162,5 +164,106 @@ describe('admin CLI: organisation policies and members', () => {
       expect(r.err).toBe(`${argv[0]}: ${message}`);
     }
     expect((await run('add-member', '--org', 'Acme')).code).toBe(2);
+  });
+});
+
+describe('admin CLI: the second-factor requirement', () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  const policy = async () => (await show('Secure')) as unknown as { secondFactor: Record<string, number> | null };
+  /** Gives a member a second factor as the security page would leave it: a confirmed app, or a passkey. */
+  const enrol = (username: string, factor: 'totp' | 'webauthn' | 'unconfirmed') => {
+    const db = new SQLite(path.join(cli.dir, 'account.db'));
+    try {
+      const { id } = db.prepare('SELECT id FROM users WHERE username_lower = ?').get(username) as { id: string };
+      if (factor === 'webauthn')
+        db.prepare(
+          'INSERT INTO webauthn_credentials (id, user_id, credential_id, public_key, name, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        ).run(`pk-${id}`, id, `cred-${id}`, 'key', 'My key', Date.now());
+      else
+        db.prepare('INSERT INTO totp_factors (user_id, confirmed_at, created_at) VALUES (?, ?, ?)').run(
+          id,
+          factor === 'totp' ? Date.now() : null,
+          Date.now(),
+        );
+    } finally {
+      db.close();
+    }
+  };
+
+  beforeAll(async () => {
+    expect((await run('create-org', '--name', 'Secure')).code).toBe(0);
+    for (const u of ['dora', 'erin', 'fred', 'gina']) {
+      const r = await run('create-user', '--username', u, '--password', 'Secret#123', '--org', 'Secure');
+      expect(r.code, r.err).toBe(0);
+    }
+    enrol('erin', 'totp');
+    enrol('fred', 'webauthn');
+    // An app set up but never confirmed is no second factor.
+    enrol('gina', 'unconfirmed');
+  });
+
+  it('is listed in the help', async () => {
+    expect((await run('help')).out).toContain('require-second-factor --org NAME [--grace-days N] | --off');
+  });
+
+  it('requires a second factor with a grace period, naming the members without one', async () => {
+    const before = Date.now();
+    const r = await run('require-second-factor', '--org', 'secure', '--grace-days', '14');
+    expect(r.code, r.err).toBe(0);
+    const lines = r.out.split('\n');
+    expect(lines[0]).toMatch(
+      /^Secure: members must have a second factor \(an authenticator app or a passkey\); those without one are refused from \d{4}-\d\d-\d\d \d\d:\d\d UTC \(14 day\(s\) of grace\)$/,
+    );
+    expect(lines[1]).toBe('  2 of 4 member(s) have no second factor: dora, gina');
+    const p = (await policy()).secondFactor!;
+    expect(p.requiredAt).toBeGreaterThanOrEqual(before);
+    expect(p).toEqual({ requiredAt: p.requiredAt, graceDays: 14, enforcedFrom: p.requiredAt + 14 * DAY });
+    expect((await run('show-org', '--org', 'Secure')).out).toContain(
+      `second factor: required since ${new Date(p.requiredAt).toISOString().slice(0, 16).replace('T', ' ')} UTC; members without one refused from`,
+    );
+
+    // Again with another grace: the start stays, so only the day it starts refusing moves.
+    const again = await run('require-second-factor', '--org', 'Secure', '--grace-days', '30');
+    expect(again.out).toContain('(30 day(s) of grace) (required since');
+    expect((await policy()).secondFactor).toEqual({
+      requiredAt: p.requiredAt,
+      graceDays: 30,
+      enforcedFrom: p.requiredAt + 30 * DAY,
+    });
+    // Without a grace: members without one are refused at once.
+    const now = await run('require-second-factor', '--org', 'Secure');
+    expect(now.out.split('\n')[0]).toMatch(/those without one are refused now \(required since/);
+    expect((await policy()).secondFactor).toMatchObject({ graceDays: 0, enforcedFrom: p.requiredAt });
+  });
+
+  it('refuses a bad grace period and changes nothing', async () => {
+    const kept = (await policy()).secondFactor;
+    for (const bad of ['91', '-1', '2.5', 'two weeks', '']) {
+      const r = await run('require-second-factor', '--org', 'Secure', `--grace-days=${bad}`);
+      expect(r.code, bad).toBe(1);
+      expect(r.err, bad).toMatch(/^require-second-factor: .*days.*; nothing was changed/);
+    }
+    const both = await run('require-second-factor', '--org', 'Secure', '--off', '--grace-days', '3');
+    expect([both.code, both.err.split('\n')[0]]).toEqual([2, 'require-second-factor: --off takes no --grace-days']);
+    const nope = await run('require-second-factor', '--org', 'Nope', '--grace-days', '3');
+    expect([nope.code, nope.err]).toEqual([1, 'require-second-factor: organisation "Nope" does not exist']);
+    expect((await run('require-second-factor')).code).toBe(2);
+    expect((await policy()).secondFactor).toEqual(kept);
+  });
+
+  it('says when every member has one', async () => {
+    enrol('dora', 'webauthn');
+    const r = await run('require-second-factor', '--org', 'Secure', '--grace-days', '7');
+    expect(r.out.split('\n')[1]).toBe('  1 of 4 member(s) have no second factor: gina');
+  });
+
+  it('--off lifts the requirement; lifting it twice says nothing changed', async () => {
+    const off = await run('require-second-factor', '--org', 'Secure', '--off');
+    expect([off.code, off.out]).toEqual([0, 'Secure: a second factor is no longer required']);
+    expect((await policy()).secondFactor).toBeNull();
+    expect((await run('show-org', '--org', 'Secure')).out).toContain('second factor: not required');
+    expect((await run('require-second-factor', '--org', 'Secure', '--off')).out).toBe(
+      'Secure: a second factor was not required; nothing changed',
+    );
   });
 });

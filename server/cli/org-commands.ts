@@ -1,8 +1,11 @@
 import type { CliCommand } from './command';
+import { SECOND_FACTOR_GRACE_DAYS_MAX } from '../../schemas/second-factor-limits';
 import {
   addMember,
   describeOrg,
+  parseGraceDays,
   removeMember,
+  requireSecondFactor,
   setIpWhitelist,
   setLicenceExpiry,
   setOrderExpiry,
@@ -17,6 +20,18 @@ import {
 
 /** The last valid day of an expiry instant (stored as the start of the next day, UTC). */
 const day = (at: number): string => new Date(at - 1).toISOString().slice(0, 10);
+/** An instant to the minute, UTC, as the second-factor policy prints it. */
+const minute = (at: number): string => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** Usernames named in full up to this many; the rest are counted. */
+const NAMED_MAX = 20;
+
+/** Who an organisation's second-factor requirement concerns: the members without one, named (the first 20). */
+function withoutFactor(without: string[], members: number): string {
+  if (!without.length) return `all ${members} member(s) have a second factor`;
+  const named = without.slice(0, NAMED_MAX).join(', ');
+  const more = without.length > NAMED_MAX ? ` and ${without.length - NAMED_MAX} more` : '';
+  return `${without.length} of ${members} member(s) have no second factor: ${named}${more}`;
+}
 
 /** The organisation commands of `npm run admin` (registered with the core's in admin.ts). */
 export const ORG_COMMANDS: readonly CliCommand[] = [
@@ -44,6 +59,51 @@ export const ORG_COMMANDS: readonly CliCommand[] = [
           ? `${args[0]}: requests are accepted only from ${list.join(', ')}`
           : `${args[0]}: IP whitelist cleared; requests are accepted from any address`,
       );
+      return 0;
+    },
+  },
+  {
+    name: 'require-second-factor',
+    usage:
+      `require-second-factor --org NAME [--grace-days N] | --off    (members need an authenticator app or a passkey;\n` +
+      `      without one they are refused in the organisation after N days, 0 to ${SECOND_FACTOR_GRACE_DAYS_MAX}, default 0)`,
+    options: { org: { type: 'string' }, 'grace-days': { type: 'string' }, off: { type: 'boolean' } },
+    async run({ values, need, deps, io }) {
+      const args = need('org');
+      if (!args) return 2;
+      const grace = values['grace-days'];
+      if (values.off === true && grace !== undefined) {
+        io.err('require-second-factor: --off takes no --grace-days');
+        return 2;
+      }
+      const days = values.off === true ? null : parseGraceDays(typeof grace === 'string' ? grace : undefined);
+      const r = await requireSecondFactor(deps, args[0], days);
+      if (!r.policy) {
+        io.out(
+          r.previous
+            ? `${r.org}: a second factor is no longer required`
+            : `${r.org}: a second factor was not required; nothing changed`,
+        );
+        return 0;
+      }
+      const { policy, previous } = r;
+      // Members hear of it (in their inbox) when it starts and when its day moves: they have something to do.
+      if (previous?.enforcedFrom !== policy.enforcedFrom) {
+        await deps.events.emit({
+          type: 'org.second-factor-required',
+          org: r.org,
+          enforcedFrom: policy.enforcedFrom,
+          graceDays: policy.graceDays,
+          to: { orgId: r.orgId },
+        });
+      }
+      const since = previous ? ` (required since ${minute(previous.requiredAt)}; the grace counts from then)` : '';
+      io.out(
+        policy.enforcedFrom <= deps.clock.now().getTime()
+          ? `${r.org}: members must have a second factor (an authenticator app or a passkey); those without one are refused now${since}`
+          : `${r.org}: members must have a second factor (an authenticator app or a passkey); those without one are refused from ${minute(policy.enforcedFrom)} (${policy.graceDays} day(s) of grace)${since}`,
+      );
+      io.out(`  ${withoutFactor(r.without, r.members)}`);
       return 0;
     },
   },
@@ -160,6 +220,12 @@ export const ORG_COMMANDS: readonly CliCommand[] = [
       const until = (at: number | null) => (at === null ? 'no expiry' : `valid through ${day(at)}`);
       io.out(`  licence: ${until(d.policies.licenceExpiresAt)}`);
       io.out(`  order: ${until(d.policies.orderExpiresAt)}`);
+      const sf = d.policies.secondFactor;
+      io.out(
+        sf
+          ? `  second factor: required since ${minute(sf.requiredAt)}; members without one refused from ${minute(sf.enforcedFrom)}`
+          : '  second factor: not required',
+      );
       io.out(`  members (${d.members.length}):`);
       for (const m of d.members) io.out(`    ${m.username}\t${m.role}\t${m.name}`);
       return 0;

@@ -18,6 +18,7 @@ import * as m065 from './migrations/065-session-details';
 import * as m066 from './migrations/066-session-proofs';
 import * as m069 from './migrations/069-account-holds';
 import * as m070 from './migrations/070-second-factors';
+import * as m071 from './migrations/071-org-second-factor';
 
 /** Which engine a database runs on; a few statements differ (e.g. nothing yet, but callers may ask). */
 export type DialectName = 'sqlite' | 'postgres';
@@ -68,6 +69,7 @@ export const coreMigrations: Record<string, Migration> = {
   '066-session-proofs': m066,
   '069-account-holds': m069,
   '070-second-factors': m070,
+  '071-org-second-factor': m071,
 };
 
 /** Core and slice migrations in one name-ordered map; a name used twice is refused (Kysely keys by name). */

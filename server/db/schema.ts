@@ -39,6 +39,10 @@ export interface OrganizationsTable {
   licence_expires_at: number | null;
   /** Epoch ms from which the standard-edition order is expired; null = no order or no expiry. */
   order_expires_at: number | null;
+  /** Epoch ms since when members must have a second factor (migration 071); null/absent = not required. */
+  second_factor_required_at?: number | null;
+  /** Days after `second_factor_required_at` a member without one is still admitted (warned); null = none. */
+  second_factor_grace_days?: number | null;
 }
 
 /** Who belongs to which organisation. */

@@ -33,11 +33,13 @@ export async function pageBootstrap(ctx: AppContext, req: FastifyRequest, pathna
       try {
         const org = await enterOrganization(req, user.current_org_id);
         boot.organization = { id: org.id, name: org.name, logo: org.logo };
+        if (org.secondFactorDeadline) boot.organization.second_factor_deadline = org.secondFactorDeadline;
         boot.apps = await installedApps(ctx, org.id, locale);
       } catch (e) {
         if (!(e instanceof AppError) || e.status !== 403) throw e;
         boot.apps = null;
         boot.organizationError = e.code;
+        if (typeof e.params.org === 'string') boot.refusedOrganizationName = e.params.org;
       }
     }
   }

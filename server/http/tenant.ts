@@ -11,7 +11,9 @@ import { isApiPath } from './pipeline';
  * one). Every organisation the request names must admit the caller, in this order: membership
  * (`NoOrganizationPermission`, before anything about the organisation is read), the IP whitelist against
  * `req.ip` (`OrganizationIpRestricted`), the licence (`OrganizationLicenceExpired`), the standard-edition order
- * (`OrganizationOrderExpired`), all 403. Personal calls name no organisation and are never refused here.
+ * (`OrganizationOrderExpired`), the second factor once its grace has passed (`OrganizationSecondFactorRequired`,
+ * naming the organisation: the caller is a member), all 403. Personal calls name no organisation and are never
+ * refused here, so a member refused for want of a second factor can still reach the security page to add one.
  */
 
 /** `/uiless/` paths that proxy personal APIs (code-hosting SSH keys, package credentials): no organisation context. */
@@ -37,7 +39,16 @@ function tenantHeader(req: FastifyRequest): string | undefined {
 }
 
 function toRequestOrganization(a: OrgAccess): RequestOrganization {
-  return { id: a.id, name: a.name, logo: a.logo, role: a.role };
+  const org: RequestOrganization = { id: a.id, name: a.name, logo: a.logo, role: a.role };
+  // Only while the grace lasts (admitted): the page warns of the day the organisation starts refusing.
+  if (a.secondFactorDeadline !== null) org.secondFactorDeadline = a.secondFactorDeadline;
+  return org;
+}
+
+/** A refusal: its code, and the organisation's name where the text names it (a member's own organisation). */
+interface Refusal {
+  denial: OrgDenial;
+  params?: { org: string };
 }
 
 /** Checks one organisation for the caller; the refusal code, or the organisation as handlers see it. */
@@ -46,12 +57,12 @@ async function admit(
   req: FastifyRequest,
   userId: string,
   orgId: string,
-): Promise<{ denial: OrgDenial } | { org: RequestOrganization }> {
+): Promise<Refusal | { org: RequestOrganization }> {
   const access = orgId.length <= ORG_ID_MAX ? await memberOrgAccess(ctx.db, userId, orgId) : undefined;
   const denial = access ? policyDenial(access, req.ip, ctx.clock.now().getTime()) : 'NoOrganizationPermission';
   if (denial) {
     req.log.info({ orgId, clientAddress: req.ip, code: denial }, 'organisation context refused');
-    return { denial };
+    return denial === 'OrganizationSecondFactorRequired' ? { denial, params: { org: access!.name } } : { denial };
   }
   return { org: toRequestOrganization(access!) };
 }
@@ -124,7 +135,7 @@ export async function enforceTenant(
   let first: RequestOrganization | null = null;
   for (const orgId of named) {
     const r = await admit(ctx, req, user.id, orgId);
-    if ('denial' in r) return sendError(req, reply, 403, r.denial);
+    if ('denial' in r) return sendError(req, reply, 403, r.denial, r.params);
     first ??= r.org;
   }
   req.organization = first;
@@ -139,7 +150,7 @@ export async function enterOrganization(req: FastifyRequest, orgId: string): Pro
   const user = req.session?.user ?? req.token?.user;
   if (!user) throw new AppError(401, 'Unauthorized');
   const r = await admit(req.server.ctx, req, user.id, orgId);
-  if ('denial' in r) throw new AppError(403, r.denial);
+  if ('denial' in r) throw new AppError(403, r.denial, r.params);
   req.organization = r.org;
   return r.org;
 }

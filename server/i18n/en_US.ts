@@ -38,6 +38,8 @@ export const en_US = {
     'IP access is restricted; contact the administrator to change security settings in the console.',
   OrganizationLicenceExpired: "The organization's license has expired; contact the administrator to renew it.",
   OrganizationOrderExpired: "The organization's order has expired; renew it in the console to continue.",
+  OrganizationSecondFactorRequired:
+    '{org} requires two-factor authentication: set up an authenticator app or a passkey on your security page to work in it.',
   TooManyRequests: 'Too many requests, please try again later.',
   TooManyRequestsMinute: 'Too many requests, please try again in one minute.',
   CaptchaRequired: 'Please complete the slider verification first.',

@@ -107,8 +107,8 @@ export const coreRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       // The tenant hook admitted the named organisation; a user in none that named none has nothing to read.
       if (!req.organization) throw new AppError(404, 'OrganizationNotFound');
-      const { id, name, logo } = req.organization;
-      return { id, name, logo };
+      const { id, name, logo, secondFactorDeadline } = req.organization;
+      return { id, name, logo, ...(secondFactorDeadline ? { second_factor_deadline: secondFactorDeadline } : {}) };
     },
   );
 };

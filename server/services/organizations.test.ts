@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SECOND_FACTOR_GRACE_DAYS_MAX } from '../../schemas/second-factor-limits';
 import { AccountError } from './accounts';
 import {
   addressInCidrs,
@@ -6,6 +7,7 @@ import {
   parseExpiryDate,
   parseIpWhitelist,
   policyDenial,
+  parseGraceDays,
   type OrgAccess,
 } from './organizations';
 
@@ -82,6 +84,7 @@ describe('policies', () => {
     ipWhitelist: null,
     licenceExpiresAt: null,
     orderExpiresAt: null,
+    secondFactorDeadline: null,
     ...over,
   });
 
@@ -104,5 +107,29 @@ describe('policies', () => {
     expect(policyDenial(access({ ipWhitelist: '[]' }), '192.168.0.1', now)).toBeNull();
     // A damaged stored list admits nobody rather than everybody.
     expect(policyDenial(access({ ipWhitelist: 'not json' }), '10.0.0.1', now)).toBe('OrganizationIpRestricted');
+  });
+
+  it('refuses a member without a second factor from the end of the grace, after every other policy', () => {
+    const now = Date.UTC(2026, 0, 1);
+    const pending = access({ secondFactorDeadline: now + 1 });
+    expect(policyDenial(pending, '10.0.0.1', now)).toBeNull();
+    expect(policyDenial(pending, '10.0.0.1', now + 1)).toBe('OrganizationSecondFactorRequired');
+    // Last: a member is told to enrol only when nothing else stands in the way.
+    const all = access({ ipWhitelist: '["10.0.0.0/8"]', orderExpiresAt: now, secondFactorDeadline: now });
+    expect(policyDenial(all, '192.168.0.1', now)).toBe('OrganizationIpRestricted');
+    expect(policyDenial(all, '10.0.0.1', now)).toBe('OrganizationOrderExpired');
+    expect(policyDenial({ ...all, orderExpiresAt: null }, '10.0.0.1', now)).toBe('OrganizationSecondFactorRequired');
+  });
+
+  it('reads --grace-days as whole days from 0 to the maximum', () => {
+    expect(parseGraceDays(undefined)).toBe(0);
+    expect(parseGraceDays(' 14 ')).toBe(14);
+    expect(parseGraceDays(String(SECOND_FACTOR_GRACE_DAYS_MAX))).toBe(SECOND_FACTOR_GRACE_DAYS_MAX);
+    expect(() => parseGraceDays(String(SECOND_FACTOR_GRACE_DAYS_MAX + 1))).toThrow(
+      `the grace period must be a whole number of days from 0 to ${SECOND_FACTOR_GRACE_DAYS_MAX}`,
+    );
+    for (const bad of ['-1', '1.5', 'two', '', '1e3', '99999']) {
+      expect(() => parseGraceDays(bad), bad).toThrow(/days/);
+    }
   });
 });

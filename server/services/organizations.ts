@@ -1,9 +1,10 @@
 import ipaddr from 'ipaddr.js';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Clock } from '../clock';
 import type { DB, OrganizationsTable } from '../db/schema';
 import type { CoreCode } from '../i18n/index';
 import { newId } from '../auth/random';
+import { SECOND_FACTOR_GRACE_DAYS_MAX } from '../../schemas/second-factor-limits';
 import { AccountError, findOrgByName, findUserByUsername, installedApps, isMember } from './accounts';
 
 /** Database and time: what the organisation policy operations need (routes, CLI and test kit alike). */
@@ -161,13 +162,40 @@ export interface OrgPolicies {
   licenceExpiresAt: number | null;
   /** Epoch ms from which the standard-edition order is expired; null = never. */
   orderExpiresAt: number | null;
+  /** Members must have a second factor (absent when a caller does not change it; null = not required). */
+  secondFactor?: SecondFactorPolicy | null;
+}
+
+/** An organisation's second-factor requirement: since when, the grace it gives, and when it starts refusing. */
+export interface SecondFactorPolicy {
+  /** Epoch ms the requirement was set. */
+  requiredAt: number;
+  /** Days a member without a second factor is still admitted (warned) after `requiredAt`. */
+  graceDays: number;
+  /** Epoch ms from which a member without one is refused: `requiredAt` plus the grace. */
+  enforcedFrom: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The policy of the stored columns; null when none is required. */
+function secondFactorPolicyOf(requiredAt: number | null | undefined, graceDays: number | null | undefined) {
+  if (requiredAt === null || requiredAt === undefined) return null;
+  const days = Number(graceDays ?? 0);
+  return { requiredAt: Number(requiredAt), graceDays: days, enforcedFrom: Number(requiredAt) + days * DAY_MS };
 }
 
 /** Policies of an organisation by id; undefined when it does not exist. */
 export async function readOrgPolicies(db: Kysely<DB>, orgId: string): Promise<OrgPolicies | undefined> {
   const row = await db
     .selectFrom('organizations')
-    .select(['ip_whitelist', 'licence_expires_at', 'order_expires_at'])
+    .select([
+      'ip_whitelist',
+      'licence_expires_at',
+      'order_expires_at',
+      'second_factor_required_at',
+      'second_factor_grace_days',
+    ])
     .where('id', '=', orgId)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -175,18 +203,32 @@ export async function readOrgPolicies(db: Kysely<DB>, orgId: string): Promise<Or
     ipWhitelist: row.ip_whitelist ? (JSON.parse(row.ip_whitelist) as string[]) : null,
     licenceExpiresAt: row.licence_expires_at,
     orderExpiresAt: row.order_expires_at,
+    secondFactor: secondFactorPolicyOf(row.second_factor_required_at, row.second_factor_grace_days),
   };
 }
 
 /** Changes some policies of an organisation by id (absent fields stay); an empty whitelist is stored as none. */
 export async function updateOrgPolicies(db: Kysely<DB>, orgId: string, change: Partial<OrgPolicies>): Promise<void> {
-  const set: Partial<Pick<OrganizationsTable, 'ip_whitelist' | 'licence_expires_at' | 'order_expires_at'>> = {};
+  const set: Partial<
+    Pick<
+      OrganizationsTable,
+      | 'ip_whitelist'
+      | 'licence_expires_at'
+      | 'order_expires_at'
+      | 'second_factor_required_at'
+      | 'second_factor_grace_days'
+    >
+  > = {};
   if (change.ipWhitelist !== undefined) {
     const list = change.ipWhitelist ? parseIpWhitelist(change.ipWhitelist.join(',')) : [];
     set.ip_whitelist = list.length ? JSON.stringify(list) : null;
   }
   if (change.licenceExpiresAt !== undefined) set.licence_expires_at = change.licenceExpiresAt;
   if (change.orderExpiresAt !== undefined) set.order_expires_at = change.orderExpiresAt;
+  if (change.secondFactor !== undefined) {
+    set.second_factor_required_at = change.secondFactor?.requiredAt ?? null;
+    set.second_factor_grace_days = change.secondFactor ? graceDaysOf(change.secondFactor.graceDays) : null;
+  }
   if (!Object.keys(set).length) return;
   await db.updateTable('organizations').set(set).where('id', '=', orgId).execute();
 }
@@ -249,6 +291,99 @@ export function setLicenceExpiry(deps: Pick<OrgDeps, 'db'>, orgName: string, exp
 /** Sets or clears (`none`) an organisation's standard-edition order expiry. */
 export function setOrderExpiry(deps: Pick<OrgDeps, 'db'>, orgName: string, expires: string): Promise<number | null> {
   return setExpiry(deps, orgName, expires, 'orderExpiresAt');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The second-factor requirement
+
+/** A grace period as stored: a whole number of days from 0 to SECOND_FACTOR_GRACE_DAYS_MAX, else refused. */
+function graceDaysOf(days: number): number {
+  if (!Number.isInteger(days) || days < 0 || days > SECOND_FACTOR_GRACE_DAYS_MAX) {
+    throw new AccountError(
+      `the grace period must be a whole number of days from 0 to ${SECOND_FACTOR_GRACE_DAYS_MAX}; nothing was changed`,
+    );
+  }
+  return days;
+}
+
+/** The CLI's `--grace-days` text as days (digits only, 0 to the maximum); refused otherwise. */
+export function parseGraceDays(text: string | undefined): number {
+  const t = (text ?? '0').trim();
+  if (!/^\d{1,4}$/.test(t)) {
+    throw new AccountError(
+      `"${text}" is not a number of days: give 0 to ${SECOND_FACTOR_GRACE_DAYS_MAX}; nothing was changed`,
+    );
+  }
+  return graceDaysOf(Number(t));
+}
+
+/**
+ * True where the member row's account has a second factor: a confirmed authenticator app or a passkey (recovery codes
+ * alone are none), as `SecondFactors.hasFactor` says. An expression, so the tenant check reads it in its one query.
+ */
+function memberHasSecondFactor(eb: ExpressionBuilder<DB, 'memberships'>) {
+  return eb.or([
+    eb.exists(
+      eb
+        .selectFrom('totp_factors')
+        .select('totp_factors.user_id')
+        .whereRef('totp_factors.user_id', '=', 'memberships.user_id')
+        .where('totp_factors.confirmed_at', 'is not', null),
+    ),
+    eb.exists(
+      eb
+        .selectFrom('webauthn_credentials')
+        .select('webauthn_credentials.id')
+        .whereRef('webauthn_credentials.user_id', '=', 'memberships.user_id'),
+    ),
+  ]);
+}
+
+/** Members of an organisation without a second factor (usernames, sorted), and how many members it has. */
+export async function membersWithoutSecondFactor(
+  db: Kysely<DB>,
+  orgId: string,
+): Promise<{ without: string[]; members: number }> {
+  const rows = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select((eb) => ['users.username', memberHasSecondFactor(eb).as('has_factor')])
+    .where('memberships.org_id', '=', orgId)
+    .orderBy('users.username_lower')
+    .execute();
+  return { without: rows.filter((r) => !r.has_factor).map((r) => r.username), members: rows.length };
+}
+
+/** What `requireSecondFactor` did: the policy now in force (null when lifted), the one before, and who lacks one. */
+export interface SecondFactorChange {
+  orgId: string;
+  /** The organisation's name as stored. */
+  org: string;
+  policy: SecondFactorPolicy | null;
+  previous: SecondFactorPolicy | null;
+  /** Usernames of the members without a second factor, sorted. */
+  without: string[];
+  /** How many members the organisation has. */
+  members: number;
+}
+
+/**
+ * Requires a second factor of an organisation's members with `graceDays` of grace, or (null) lifts the requirement.
+ * Requiring it again keeps the original start, so only the grace (and with it the day it starts refusing) changes.
+ */
+export async function requireSecondFactor(
+  deps: OrgDeps,
+  orgName: string,
+  graceDays: number | null,
+): Promise<SecondFactorChange> {
+  const org = await orgNamed(deps.db, orgName);
+  const previous = secondFactorPolicyOf(org.second_factor_required_at, org.second_factor_grace_days);
+  const policy =
+    graceDays === null
+      ? null
+      : secondFactorPolicyOf(previous?.requiredAt ?? deps.clock.now().getTime(), graceDaysOf(graceDays));
+  await updateOrgPolicies(deps.db, org.id, { secondFactor: policy });
+  return { orgId: org.id, org: org.name, policy, previous, ...(await membersWithoutSecondFactor(deps.db, org.id)) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -465,6 +600,8 @@ export async function createOrganizationsBulk(deps: OrgDeps, input: BulkOrgsInpu
       ip_whitelist: null,
       licence_expires_at: null,
       order_expires_at: null,
+      second_factor_required_at: null,
+      second_factor_grace_days: null,
     };
   });
   const chunks = <T>(rows: T[]): T[][] =>
@@ -516,6 +653,11 @@ export interface OrgAccess {
   ipWhitelist: string | null;
   licenceExpiresAt: number | null;
   orderExpiresAt: number | null;
+  /**
+   * When the organisation starts refusing this member for having no second factor; null when it requires none or
+   * the member has one.
+   */
+  secondFactorDeadline: number | null;
 }
 
 /** The organisation as its member `userId` may enter it; undefined when not a member (or no such organisation). */
@@ -523,7 +665,7 @@ export async function memberOrgAccess(db: Kysely<DB>, userId: string, orgId: str
   const row = await db
     .selectFrom('memberships')
     .innerJoin('organizations', 'organizations.id', 'memberships.org_id')
-    .select([
+    .select((eb) => [
       'organizations.id',
       'organizations.name',
       'organizations.logo',
@@ -531,11 +673,23 @@ export async function memberOrgAccess(db: Kysely<DB>, userId: string, orgId: str
       'organizations.ip_whitelist',
       'organizations.licence_expires_at',
       'organizations.order_expires_at',
+      'organizations.second_factor_required_at',
+      'organizations.second_factor_grace_days',
+      // Asked only of an organisation that requires one (CASE without ELSE: null), in this same query.
+      eb
+        .case()
+        .when('organizations.second_factor_required_at', 'is not', null)
+        .then(memberHasSecondFactor(eb))
+        .end()
+        .as('has_factor'),
     ])
     .where('memberships.user_id', '=', userId)
     .where('memberships.org_id', '=', orgId)
     .executeTakeFirst();
   if (!row) return undefined;
+  const policy = row.has_factor
+    ? null
+    : secondFactorPolicyOf(row.second_factor_required_at, row.second_factor_grace_days);
   return {
     id: row.id,
     name: row.name,
@@ -544,6 +698,7 @@ export async function memberOrgAccess(db: Kysely<DB>, userId: string, orgId: str
     ipWhitelist: row.ip_whitelist,
     licenceExpiresAt: row.licence_expires_at,
     orderExpiresAt: row.order_expires_at,
+    secondFactorDeadline: policy?.enforcedFrom ?? null,
   };
 }
 
@@ -558,17 +713,24 @@ export async function admittedOrgApps(
 /** Why an organisation refuses a request, as the error code answered (403). */
 export type OrgDenial = Extract<
   CoreCode,
-  'NoOrganizationPermission' | 'OrganizationIpRestricted' | 'OrganizationLicenceExpired' | 'OrganizationOrderExpired'
+  | 'NoOrganizationPermission'
+  | 'OrganizationIpRestricted'
+  | 'OrganizationLicenceExpired'
+  | 'OrganizationOrderExpired'
+  | 'OrganizationSecondFactorRequired'
 >;
 
 /**
- * The policy a member's request breaks, in the order they are checked (IP whitelist, licence, order), or null.
- * `clientAddress` is the request's address as the service trusts it (`req.ip`).
+ * The policy a member's request breaks, in the order they are checked (IP whitelist, licence, order, then the second
+ * factor: last, so a member is told to enrol only when that alone stands in the way), or null. `clientAddress` is
+ * the request's address as the service trusts it (`req.ip`).
  */
 export function policyDenial(access: OrgAccess, clientAddress: string, now: number): OrgDenial | null {
   const ranges = access.ipWhitelist ? rangesOf(access.ipWhitelist) : null;
   if (ranges && !addressInRanges(clientAddress, ranges)) return 'OrganizationIpRestricted';
   if (access.licenceExpiresAt !== null && now >= access.licenceExpiresAt) return 'OrganizationLicenceExpired';
   if (access.orderExpiresAt !== null && now >= access.orderExpiresAt) return 'OrganizationOrderExpired';
+  if (access.secondFactorDeadline !== null && now >= access.secondFactorDeadline)
+    return 'OrganizationSecondFactorRequired';
   return null;
 }

@@ -1,20 +1,53 @@
 import { Alert, Button } from 'antd';
 import { observer } from 'mobx-react-lite';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { SECURITY_PAGE } from '../core/organization';
 import { useStores } from '../core/stores/root';
 import { ERROR_PAGES } from './errors/ErrorPage';
 import { currentPath, switchOrganizationUrl } from './links';
 
 /**
- * The session's organisation notice above the settings (no organisation, IP whitelist, licence or order expired,
- * lost membership): what happened and the chooser as the way out, while personal sections keep working below.
+ * The session's organisation notice above the settings (no organisation, IP whitelist, licence or order expired, a
+ * second factor required, lost membership): what happened and the way out (the security page for a missing second
+ * factor, the chooser), while personal sections keep working below. While an organisation's grace for the second
+ * factor lasts, a warning with the day it starts refusing.
  */
 export const OrganizationNotice = observer(function OrganizationNotice() {
   const { session } = useStores();
+  const intl = useIntl();
   const kind = session.organizationNotice;
-  if (!kind) return null;
+  const org = session.organization;
+  const enrol = (
+    <Button size="small" type="primary" href={SECURITY_PAGE} data-testid="org-notice-second-factor">
+      <FormattedMessage id="shell.org.secondFactor.setUp" />
+    </Button>
+  );
+  if (!kind) {
+    if (!org?.second_factor_deadline) return null;
+    const values = {
+      org: org.name,
+      deadline: intl.formatDate(org.second_factor_deadline, { dateStyle: 'medium', timeStyle: 'short' }),
+    };
+    return (
+      <Alert
+        type="warning"
+        showIcon
+        role="status"
+        data-testid="org-second-factor-grace"
+        style={{ marginBottom: 16 }}
+        title={<FormattedMessage id="shell.org.secondFactor.graceTitle" values={values} />}
+        description={
+          <>
+            <FormattedMessage id="shell.org.secondFactor.graceDescription" values={values} />
+            <div style={{ marginTop: 8 }}>{enrol}</div>
+          </>
+        }
+      />
+    );
+  }
   const page = ERROR_PAGES[kind];
   const here = currentPath();
+  const named = kind === 'second-factor-required' && session.organizationNoticeName;
   return (
     <Alert
       type={kind === 'no-org' ? 'info' : 'warning'}
@@ -27,8 +60,13 @@ export const OrganizationNotice = observer(function OrganizationNotice() {
       description={
         // The way out sits under the text, so a narrow window keeps the text readable.
         <>
-          <FormattedMessage id={page.description} />
-          <div style={{ marginTop: 8 }}>
+          {named ? (
+            <FormattedMessage id="shell.org.secondFactor.named" values={{ org: named }} />
+          ) : (
+            <FormattedMessage id={page.description} />
+          )}
+          <div style={{ marginTop: 8, display: 'flex', flexWrap: 'wrap', gap: 8 }}>
+            {kind === 'second-factor-required' && enrol}
             <Button size="small" href={switchOrganizationUrl(here)}>
               <FormattedMessage id="shell.org.choose" />
             </Button>

@@ -33,6 +33,8 @@ type Kinds = { [T in Exclude<AccountEventType, HistoryOnly>]: MessageKind<T> };
 
 /** A day as messages print it (UTC, as the service keeps it). */
 const day = (at: number): string => new Date(at).toISOString().slice(0, 10);
+/** An instant to the minute as messages print it (UTC). */
+const minute = (at: number): string => new Date(at).toISOString().slice(0, 16).replace('T', ' ');
 /** The last valid day of an expiry instant stored as the start of the next day (licences). */
 const lastDay = (at: number): string => day(at - 1);
 
@@ -317,6 +319,21 @@ export const MESSAGE_KINDS: Kinds = {
       zh_CN: (e) => ({
         title: '许可证即将过期',
         body: `企业 ${e.org} 的许可证有效期至 ${lastDay(e.expiresAt)}，请在此之前续期，否则成员将无法继续使用。`,
+      }),
+    },
+  },
+  'org.second-factor-required': {
+    app: 'organization',
+    sensitive: true,
+    link: SECURITY,
+    text: {
+      en_US: (e) => ({
+        title: 'Two-factor authentication required',
+        body: `${e.org} now requires its members to use two-factor authentication. If you have no authenticator app or passkey yet, set one up on the security page${e.graceDays ? ` before ${minute(e.enforcedFrom)} (UTC)` : ''}: ${e.graceDays ? 'from then on' : 'until then'}, ${e.org} refuses your requests.`,
+      }),
+      zh_CN: (e) => ({
+        title: '企业要求开启两步验证',
+        body: `企业 ${e.org} 现要求成员开启两步验证。如你尚未设置身份验证器应用或通行密钥，请${e.graceDays ? `在 ${minute(e.enforcedFrom)}（UTC）之前` : ''}到账号安全页设置，${e.graceDays ? '否则届时' : '在此之前'}将无法进入企业 ${e.org}。`,
       }),
     },
   },

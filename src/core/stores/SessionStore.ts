@@ -21,6 +21,8 @@ export class SessionStore {
    * membership); null when all is well. Personal sections keep working: it is a state the shell explains, not a failure.
    */
   organizationNotice: OrganizationNotice | null = null;
+  /** The refusing organisation's name when the page named it (a missing second factor); null when not known. */
+  organizationNoticeName: string | null = null;
   /** App identities installed in the current organisation. */
   installedApps: string[] = [];
   /** True until the first load settles, so the shell shows nothing half-known. */
@@ -66,6 +68,7 @@ export class SessionStore {
     this.installedApps = (boot.apps ?? []).map((a) => a.identity);
     const notice = orgId ? organizationNoticeOfCode(boot.organizationError) : 'no-org';
     this.organizationNotice = notice ?? null;
+    this.organizationNoticeName = (notice && boot.refusedOrganizationName) || null;
     // An organisation error that is not a policy notice is a failure the shell offers to retry.
     this.failed = !!boot.organizationError && !notice;
     if (this.failed) this.fromPage = false;
@@ -93,6 +96,7 @@ export class SessionStore {
         this.user = null;
         this.organization = null;
         this.organizationNotice = null;
+        this.organizationNoticeName = null;
         this.installedApps = [];
         this.signedOut = meError.status === 401;
         this.failed = meError.status !== 401;
@@ -115,6 +119,7 @@ export class SessionStore {
       this.installedApps = appsError ? [] : apps.results.map((a) => a.identity);
       const notice = orgId ? (appsError ? organizationNoticeOf(appsError) : undefined) : 'no-org';
       this.organizationNotice = notice ?? null;
+      this.organizationNoticeName = null;
       // A policy refusal is explained by its notice; anything else (server, network) offers a retry.
       this.failed = !!appsError && !notice;
       this.loading = false;

@@ -5,6 +5,7 @@ type ResultStatusType = NonNullable<ResultProps['status']>;
 import { FormattedMessage } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
 import { switchOrganizationUrl } from '../links';
+import { SECURITY_PAGE } from '../../core/organization';
 import { ErrorIllustration, isIllustrated } from './ErrorIllustration';
 
 /** Every error page the product shows, by the `type` the service or a guard redirects with. */
@@ -47,6 +48,11 @@ export const ERROR_PAGES = {
     title: 'shell.error.orderExpired.title',
     description: 'shell.error.orderExpired.description',
   },
+  'second-factor-required': {
+    status: 'warning',
+    title: 'shell.error.secondFactorRequired.title',
+    description: 'shell.error.secondFactorRequired.description',
+  },
   'resource-not-in-org': {
     status: 'warning',
     title: 'shell.error.resourceNotInOrg.title',
@@ -65,6 +71,7 @@ export const ORGANIZATION_PAGES: ReadonlySet<string> = new Set<ErrorPageType>([
   'ip-restricted',
   'license-expired',
   'order-expired',
+  'second-factor-required',
   'resource-not-in-org',
 ]);
 
@@ -79,6 +86,8 @@ export function ErrorPage({ type }: { type?: ErrorPageType }) {
   const kind = type ?? params.get('type');
   const page = errorPageFor(kind);
   const chooser = !!kind && ORGANIZATION_PAGES.has(kind);
+  // The member can lift this one: the security page (personal, never refused) sets a factor up.
+  const enrol = kind === 'second-factor-required';
   return (
     <Result
       // 404, 403 and 500 show our drawing in the theme's colours (antd's keeps a fixed blue).
@@ -94,8 +103,18 @@ export function ErrorPage({ type }: { type?: ErrorPageType }) {
       }
       subTitle={<FormattedMessage id={page.description} />}
       extra={[
+        enrol && (
+          <Button key="enrol" type="primary" href={SECURITY_PAGE} data-testid="error-second-factor">
+            <FormattedMessage id="shell.org.secondFactor.setUp" />
+          </Button>
+        ),
         chooser && (
-          <Button key="switch" type="primary" href={switchOrganizationUrl()} data-testid="error-switch-org">
+          <Button
+            key="switch"
+            type={enrol ? 'default' : 'primary'}
+            href={switchOrganizationUrl()}
+            data-testid="error-switch-org"
+          >
             <FormattedMessage id="shell.org.choose" />
           </Button>
         ),
