@@ -174,6 +174,11 @@ export const CAPITALIZED_ALLOWED: readonly string[] = [
   'Docker',
   'Chrome',
   'Alibaba Cloud',
+  // authenticator apps and security keys the two-factor texts name
+  'Google Authenticator',
+  'Microsoft Authenticator',
+  'YubiKey',
+  '1Password',
   // places
   'China',
   // languages as their own names
