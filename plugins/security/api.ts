@@ -2,12 +2,19 @@ import type { RequestClient } from '../../src/core/request';
 import type { Success } from '../../schemas/common';
 import type {
   Ended,
+  FactorAdded,
   HistoryGroup,
   HistoryPage,
   NotMeBody,
   NotMeResult,
+  Passkey,
+  PasskeyAddBody,
+  RecoveryCodes,
+  RegistrationOptions,
   SessionList,
+  TotpSetup,
   TrustedBrowserList,
+  TwoFactorState,
 } from './contract';
 import { SECURITY_PATHS } from './limits';
 
@@ -41,5 +48,26 @@ export function securityApi(client: RequestClient) {
       client.resolveUrl(PATHS.historyExport, { group: group ?? undefined }),
     /** "This wasn't me": ends the other sessions, revokes the credentials, optionally locks the account. */
     notMe: (body: NotMeBody) => client.post<NotMeResult>(PATHS.notMe, body),
+    /** The account's second factors: the app, the passkeys, the recovery codes left, an organisation's deadline. */
+    twoFactor: () => client.get<TwoFactorState>(PATHS.twoFactor),
+    /**
+     * Starts setting up the authenticator app: a new secret (shown once) waiting for its first code; an app set up
+     * before keeps working until the new one is confirmed.
+     */
+    startTotp: () => client.post<TotpSetup>(PATHS.totp, {}),
+    /** Confirms the waiting secret with the app's first code; the first factor brings the recovery codes. */
+    confirmTotp: (code: string) => client.post<FactorAdded>(PATHS.totpConfirm, { code }),
+    /** Removes the authenticator app (the last factor takes the recovery codes with it); answers the new state. */
+    removeTotp: () => client.delete<TwoFactorState>(PATHS.totp),
+    /** Options for the browser to create a passkey with (a single-use challenge). */
+    passkeyOptions: () => client.post<RegistrationOptions>(PATHS.passkeyOptions, {}),
+    /** Stores the browser's new passkey under the name its owner gave it. */
+    addPasskey: (body: PasskeyAddBody) => client.post<FactorAdded>(PATHS.passkeys, body),
+    /** Renames one of the account's passkeys. */
+    renamePasskey: (id: string, name: string) => client.patch<Passkey>(withId(PATHS.passkey, id), { name }),
+    /** Removes one of the account's passkeys; answers the new state. */
+    removePasskey: (id: string) => client.delete<TwoFactorState>(withId(PATHS.passkey, id)),
+    /** Ten new recovery codes (shown once); the old ones stop working. */
+    newRecoveryCodes: () => client.post<RecoveryCodes>(PATHS.recoveryCodes, {}),
   };
 }

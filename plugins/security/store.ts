@@ -4,7 +4,21 @@ import { failureOf, type ActionResult, type Failure } from '../../src/core/store
 import { annotate, ResourceStore, SectionStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import { securityApi } from './api';
-import type { HistoryEntry, HistoryGroup, NotMeResult, SessionInfo, SessionList, TrustedBrowserList } from './contract';
+import { RECOVERY_CODES_LOW } from '../../schemas/second-factor-limits';
+import type {
+  FactorAdded,
+  HistoryEntry,
+  HistoryGroup,
+  NotMeResult,
+  Passkey,
+  RegistrationOptions,
+  RegistrationResponse,
+  SessionInfo,
+  SessionList,
+  TotpSetup,
+  TrustedBrowserList,
+  TwoFactorState,
+} from './contract';
 
 /** The API of the section, as the stores hold it. */
 type SecurityApi = ReturnType<typeof securityApi>;
@@ -15,6 +29,13 @@ export const SECURITY_ERROR_MESSAGES: Readonly<Record<string, string>> = {
   SessionIsCurrent: 'security.sessions.error.current',
   TrustedBrowserNotFound: 'security.browsers.error.notFound',
   HistoryCursorInvalid: 'security.history.error.cursor',
+  TotpCodeInvalid: 'security.twoFactor.totp.error.wrongCode',
+  TotpNotStarted: 'security.twoFactor.totp.error.expired',
+  TotpNotFound: 'security.twoFactor.totp.error.notFound',
+  PasskeyNotVerified: 'security.twoFactor.passkeys.error.notVerified',
+  PasskeyLimit: 'security.twoFactor.passkeys.error.limit',
+  PasskeyNotFound: 'security.twoFactor.passkeys.error.notFound',
+  RecoveryCodesNoFactor: 'security.twoFactor.codes.error.noFactor',
 };
 
 /** What the page shows when an action fails with nothing more specific to say. */
@@ -24,6 +45,13 @@ export const SECURITY_FALLBACKS = {
   forget: 'security.browsers.error.forgetFailed',
   loadMore: 'security.history.error.loadMoreFailed',
   notMe: 'security.notMe.error.failed',
+  startTotp: 'security.twoFactor.totp.error.startFailed',
+  confirmTotp: 'security.twoFactor.totp.error.confirmFailed',
+  removeTotp: 'security.twoFactor.totp.error.removeFailed',
+  addPasskey: 'security.twoFactor.passkeys.error.addFailed',
+  renamePasskey: 'security.twoFactor.passkeys.error.renameFailed',
+  removePasskey: 'security.twoFactor.passkeys.error.removeFailed',
+  newCodes: 'security.twoFactor.codes.error.failed',
 } as const;
 
 /**
@@ -216,7 +244,273 @@ export class HistoryStore extends SectionStore {
   }
 }
 
-/** The security section: sessions, trusted browsers, history, and "this wasn't me" over all of them. */
+/** What the browser's WebAuthn helper (`@simplewebauthn/browser`) offers the page: creating a passkey. */
+export interface WebAuthnBrowser {
+  /** Asks the browser (and the authenticator) for a new credential; rejects when refused, cancelled or timed out. */
+  startRegistration(options: { optionsJSON: never }): Promise<unknown>;
+}
+
+/**
+ * Loads `@simplewebauthn/browser` when a passkey is first added, so the page's first bytes do not carry it (its own
+ * chunk); tests mock the module.
+ */
+const loadWebAuthn = (): Promise<WebAuthnBrowser> =>
+  import(/* webpackChunkName: "webauthn" */ '@simplewebauthn/browser') as Promise<WebAuthnBrowser>;
+
+/** Why the browser did not make a passkey, in the page's words (the WebAuthn error names and helper codes). */
+export function webAuthnFailure(error: unknown): Failure {
+  const e = (error ?? {}) as { name?: unknown; code?: unknown; cause?: { name?: unknown } };
+  const name = typeof e.cause?.name === 'string' ? e.cause.name : e.name;
+  if (e.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED' || name === 'InvalidStateError')
+    return { id: 'security.twoFactor.passkeys.error.registered' };
+  // Cancelled, timed out, or refused by the person or the platform (WebAuthn says no more on purpose).
+  if (name === 'NotAllowedError' || name === 'AbortError' || e.code === 'ERROR_CEREMONY_ABORTED')
+    return { id: 'security.twoFactor.passkeys.error.cancelled' };
+  if (name === 'SecurityError' || e.code === 'ERROR_INVALID_DOMAIN' || e.code === 'ERROR_INVALID_RP_ID')
+    return { id: 'security.twoFactor.passkeys.error.origin' };
+  return { id: 'security.twoFactor.passkeys.error.browser' };
+}
+
+/** Whether this browser can create passkeys at all (WebAuthn present; an old browser or an insecure page lacks it). */
+export function browserSupportsPasskeys(): boolean {
+  return typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
+}
+
+const NO_FACTORS: TwoFactorState = { totp: null, passkeys: [], recovery_codes_left: 0, required_by: null };
+
+/**
+ * The account's second factors and their changes: the authenticator app (set up with a secret shown once, confirmed
+ * by a first code), passkeys and security keys (made by the browser), and the recovery codes (shown once, when the
+ * first factor is added and when made again). Every change needs a recent proof: the core client asks for it.
+ */
+export class TwoFactorStore extends ResourceStore<TwoFactorState> {
+  /** The app's new secret waiting for its first code (shown in the setup dialog); null when none waits. */
+  setup: TotpSetup | null = null;
+  /** Recovery codes to show once (after the first factor or a regeneration) until their owner says they are saved. */
+  codes: string[] | null = null;
+  /** A factor changed in this visit: the page offers to sign out the other sessions until that is done or declined. */
+  changed = false;
+  /** Setting up the app is being started (the secret is asked for). */
+  starting = false;
+  /** The app's first code is being checked. */
+  confirming = false;
+  /** The app is being removed. */
+  removingTotp = false;
+  /** A passkey is being made (the browser's prompt is open, or its answer is being stored). */
+  adding = false;
+  /** The id of the passkey being renamed or removed; null when none is. */
+  editing: string | null = null;
+  /** New recovery codes are being made. */
+  regenerating = false;
+
+  constructor(
+    private readonly api: SecurityApi,
+    /** Called after each change, so the history shows it. */
+    private readonly onChange: () => void = () => {},
+    private readonly webAuthn: () => Promise<WebAuthnBrowser> = loadWebAuthn,
+  ) {
+    super({ empty: NO_FACTORS, loading: true });
+    annotate<TwoFactorStore>(this, {
+      observable: [
+        'setup',
+        'codes',
+        'changed',
+        'starting',
+        'confirming',
+        'removingTotp',
+        'adding',
+        'editing',
+        'regenerating',
+      ],
+      action: [
+        'startTotp',
+        'cancelTotp',
+        'confirmTotp',
+        'removeTotp',
+        'addPasskey',
+        'renamePasskey',
+        'removePasskey',
+        'newRecoveryCodes',
+        'codesSaved',
+        'dismissChanged',
+      ],
+      computed: ['enabled', 'passkeys', 'codesLow'],
+    });
+  }
+
+  /** The account asks for a second factor at sign-in: it has the app or a passkey (recovery codes alone are none). */
+  get enabled(): boolean {
+    return this.data.totp !== null || this.data.passkeys.length > 0;
+  }
+
+  /** The passkeys and security keys, as the service lists them. */
+  get passkeys(): Passkey[] {
+    return this.data.passkeys;
+  }
+
+  /** Few recovery codes are left (the page warns): at most `RECOVERY_CODES_LOW`, while two-factor is on. */
+  get codesLow(): boolean {
+    return this.enabled && this.data.recovery_codes_left <= RECOVERY_CODES_LOW;
+  }
+
+  /** The account's factors as the service lists them. */
+  protected fetch() {
+    return this.api.twoFactor();
+  }
+
+  /** Fetches the state again without the loading flag (after a refusal saying the list was out of date). */
+  private async refresh(): Promise<void> {
+    const [error, data] = await this.api.twoFactor();
+    if (!error) runInAction(() => (this.data = data));
+  }
+
+  /** A factor was added: the new state, the recovery codes to show once (first factor), the offer to sign out. */
+  private added(answer: FactorAdded): void {
+    this.data = answer.state;
+    if (answer.recovery_codes?.length) this.codes = answer.recovery_codes;
+    this.changed = true;
+  }
+
+  /** A factor was removed: the new state (without recovery codes after the last one), the offer to sign out. */
+  private removed(state: TwoFactorState): void {
+    this.data = state;
+    this.changed = true;
+  }
+
+  /**
+   * Asks for a new app secret; the setup dialog shows it while `setup` holds it. With an app already set up this is
+   * changing it: the old one keeps working until the new one is confirmed.
+   */
+  async startTotp(): Promise<ActionResult> {
+    return this.saveWith(this.api.startTotp(), {
+      busy: (on) => (this.starting = on),
+      failure: failure(SECURITY_FALLBACKS.startTotp),
+      apply: (answer) => (this.setup = answer),
+    });
+  }
+
+  /** Closes the setup without a code: the secret is forgotten here (the service never confirmed it). */
+  cancelTotp(): void {
+    this.setup = null;
+  }
+
+  /** Confirms the waiting secret with the app's code; on success the app is a factor and the secret is forgotten. */
+  async confirmTotp(code: string): Promise<ActionResult> {
+    const r = await this.saveWith(this.api.confirmTotp(code), {
+      busy: (on) => (this.confirming = on),
+      failure: failure(SECURITY_FALLBACKS.confirmTotp),
+      apply: (answer) => {
+        this.setup = null;
+        this.added(answer);
+      },
+    });
+    if (r.ok) this.onChange();
+    return r;
+  }
+
+  /** Removes the authenticator app (refused while it is the last factor and an organisation requires one). */
+  async removeTotp(): Promise<ActionResult> {
+    const r = await this.saveWith(this.api.removeTotp(), {
+      busy: (on) => (this.removingTotp = on),
+      failure: (error) => {
+        if (gone(error, 'TotpNotFound')) void this.refresh();
+        return failure(SECURITY_FALLBACKS.removeTotp)(error);
+      },
+      apply: (state) => this.removed(state),
+    });
+    if (r.ok) this.onChange();
+    return r;
+  }
+
+  /**
+   * Adds a passkey or security key: options from the service (a single-use challenge), the browser's prompt
+   * (`startRegistration`), then the browser's answer stored under `name`. A refused or cancelled prompt says why.
+   */
+  async addPasskey(name: string): Promise<ActionResult> {
+    if (this.adding) return { ok: false };
+    runInAction(() => (this.adding = true));
+    try {
+      const [error, options] = await this.api.passkeyOptions();
+      if (error) return { ok: false, failure: failure(SECURITY_FALLBACKS.addPasskey)(error) };
+      let response: RegistrationResponse;
+      try {
+        const { startRegistration } = await this.webAuthn();
+        response = (await startRegistration({
+          optionsJSON: options satisfies RegistrationOptions as never,
+        })) as RegistrationResponse;
+      } catch (e) {
+        return { ok: false, failure: webAuthnFailure(e) };
+      }
+      const r = await this.saveWith(this.api.addPasskey({ name, response }), {
+        busy: () => {},
+        failure: failure(SECURITY_FALLBACKS.addPasskey),
+        apply: (answer) => this.added(answer),
+      });
+      if (r.ok) this.onChange();
+      return r;
+    } finally {
+      runInAction(() => (this.adding = false));
+    }
+  }
+
+  /** Renames a passkey (the service cleans the name); one removed meanwhile leaves the list. */
+  async renamePasskey(id: string, name: string): Promise<ActionResult> {
+    return this.saveWith(this.api.renamePasskey(id, name), {
+      busy: (on) => (this.editing = on ? id : null),
+      failure: (error) => {
+        if (gone(error, 'PasskeyNotFound')) void this.refresh();
+        return failure(SECURITY_FALLBACKS.renamePasskey)(error);
+      },
+      apply: (renamed) => {
+        this.data = { ...this.data, passkeys: this.data.passkeys.map((p) => (p.id === id ? renamed : p)) };
+      },
+    });
+  }
+
+  /** Removes a passkey; one removed meanwhile leaves the list too. */
+  async removePasskey(id: string): Promise<ActionResult> {
+    const r = await this.saveWith(this.api.removePasskey(id), {
+      busy: (on) => (this.editing = on ? id : null),
+      failure: (error) => {
+        if (gone(error, 'PasskeyNotFound')) void this.refresh();
+        return failure(SECURITY_FALLBACKS.removePasskey)(error);
+      },
+      apply: (state) => this.removed(state),
+    });
+    if (r.ok) this.onChange();
+    return r;
+  }
+
+  /** Makes ten new recovery codes (the old ones stop working) and holds them for the one-time display. */
+  async newRecoveryCodes(): Promise<ActionResult> {
+    const r = await this.saveWith(this.api.newRecoveryCodes(), {
+      busy: (on) => (this.regenerating = on),
+      failure: failure(SECURITY_FALLBACKS.newCodes),
+      apply: (answer) => {
+        this.codes = answer.codes;
+        this.data = { ...this.data, recovery_codes_left: answer.codes.length };
+        this.changed = true;
+      },
+    });
+    if (r.ok) this.onChange();
+    return r;
+  }
+
+  /** Their owner saved the codes: they leave the page (only their hashes stay on the service). */
+  codesSaved(): void {
+    this.codes = null;
+  }
+
+  /** The offer to sign out the other sessions was taken or declined. */
+  dismissChanged(): void {
+    this.changed = false;
+  }
+}
+
+/**
+ * The security section: two-factor authentication, sessions, trusted browsers, history, and "this wasn't me" over
+ * all of them.
+ */
 export class SecurityStore extends SectionStore {
   /** Where the account is signed in. */
   readonly sessions: SessionsStore;
@@ -224,6 +518,8 @@ export class SecurityStore extends SectionStore {
   readonly browsers: TrustedBrowsersStore;
   /** The account's history. */
   readonly history: HistoryStore;
+  /** The account's second factors. */
+  readonly twoFactor: TwoFactorStore;
   private readonly api: SecurityApi;
 
   constructor(client: RequestClient) {
@@ -232,12 +528,13 @@ export class SecurityStore extends SectionStore {
     this.sessions = new SessionsStore(this.api);
     this.browsers = new TrustedBrowsersStore(this.api);
     this.history = new HistoryStore(this.api);
+    this.twoFactor = new TwoFactorStore(this.api, () => void this.history.load());
     annotate<SecurityStore>(this, { action: ['notMe'] });
   }
 
-  /** Loads the three lists side by side; each says on its own whether it failed. */
+  /** Loads the four parts side by side; each says on its own whether it failed. */
   async load(): Promise<void> {
-    await Promise.all([this.sessions.load(), this.browsers.load(), this.history.load()]);
+    await Promise.all([this.twoFactor.load(), this.sessions.load(), this.browsers.load(), this.history.load()]);
   }
 
   /**

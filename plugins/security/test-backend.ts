@@ -1,6 +1,16 @@
 import { fakeBackend, ok, serviceError, type FakeBackend, type FakeCall } from '../../tests/kit/fake-backend';
 import { PATHS } from './api';
-import type { HistoryEntry, NotMeResult, SessionInfo, TrustedBrowser } from './contract';
+import type {
+  FactorAdded,
+  HistoryEntry,
+  NotMeResult,
+  Passkey,
+  PasskeyAddBody,
+  RegistrationOptions,
+  SessionInfo,
+  TrustedBrowser,
+  TwoFactorState,
+} from './contract';
 
 /** Test-only: the security calls of the service as a table for the kit's fake backend (`tests/kit/fake-backend.ts`). */
 
@@ -45,6 +55,35 @@ export function testEntry(id: string, extra: Partial<HistoryEntry> = {}): Histor
   };
 }
 
+/** A passkey row for tests (a discoverable one, never used, unless told). */
+export function testPasskey(id: string, extra: Partial<Passkey> = {}): Passkey {
+  return {
+    id,
+    name: `Key ${id}`,
+    created_at: '2026-11-01T08:00:00.000Z',
+    last_used_at: null,
+    discoverable: true,
+    ...extra,
+  };
+}
+
+/** The fake service's authenticator-app secret (base32) and the one code it takes. */
+export const TEST_TOTP = { secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', code: '123456' } as const;
+
+/** The recovery codes the fake service makes (`round` tells one batch from the next). */
+export const testRecoveryCodes = (round = 1): string[] =>
+  Array.from({ length: 10 }, (_, i) => `r${round}${i}aa-bbbb-cccc-dddd`);
+
+/** The registration options the fake service hands the browser. */
+export const TEST_REGISTRATION_OPTIONS: RegistrationOptions = {
+  challenge: 'Y2hhbGxlbmdl',
+  rp: { name: 'Test', id: 'localhost' },
+  user: { id: 'dTE', name: 'alice', displayName: 'Alice' },
+  pubKeyCredParams: [{ alg: -7, type: 'public-key' }],
+  timeout: 60_000,
+  excludeCredentials: [],
+};
+
 /** Options of the fake security service. */
 export interface SecurityBackendOptions {
   sessions?: SessionInfo[];
@@ -52,6 +91,8 @@ export interface SecurityBackendOptions {
   /** The whole history, newest first; pages of `pageSize` with the next entry's id as cursor. */
   history?: HistoryEntry[];
   pageSize?: number;
+  /** The account's second factors at the start (none unless told). */
+  twoFactor?: Partial<TwoFactorState>;
   /** What "this wasn't me" says it revoked (it ends the other sessions and locks as asked). */
   revoked?: NotMeResult['credentials'];
   /** A status to refuse a call with (the service's error shape), or undefined to answer it. */
@@ -62,6 +103,7 @@ export interface SecurityBackendOptions {
 export function securityBackend(options: SecurityBackendOptions = {}): FakeBackend & {
   sessions: SessionInfo[];
   browsers: TrustedBrowser[];
+  twoFactor: TwoFactorState;
 } {
   const sessions = [...(options.sessions ?? [])];
   const browsers = [...(options.browsers ?? [])];
@@ -75,6 +117,33 @@ export function securityBackend(options: SecurityBackendOptions = {}): FakeBacke
     const ended = sessions.filter((s) => !s.current).length;
     sessions.splice(0, sessions.length, ...sessions.filter((s) => s.current));
     return ended;
+  };
+  const twoFactor: TwoFactorState = {
+    totp: null,
+    passkeys: [],
+    recovery_codes_left: 0,
+    required_by: null,
+    ...options.twoFactor,
+  };
+  let totpWaiting = false;
+  let round = 0;
+  let passkeyIds = 0;
+  const hasFactor = () => twoFactor.totp !== null || twoFactor.passkeys.length > 0;
+  const state = () => structuredClone(twoFactor);
+  /** A factor added: the first one brings ten recovery codes. */
+  const added = (first: boolean): FactorAdded => {
+    const codes = first ? testRecoveryCodes(++round) : null;
+    if (codes) twoFactor.recovery_codes_left = codes.length;
+    return { state: state(), recovery_codes: codes };
+  };
+  /** A factor removed: the last one is refused while an organisation requires one, and takes the codes with it. */
+  const removal = (remove: () => void) => {
+    const factors = (twoFactor.totp ? 1 : 0) + twoFactor.passkeys.length;
+    if (factors === 1 && twoFactor.required_by)
+      return serviceError(409, 'SecondFactorRequiredByOrganization', `${twoFactor.required_by.org} requires one`, 'r4');
+    remove();
+    if (!hasFactor()) twoFactor.recovery_codes_left = 0;
+    return ok(state());
   };
   const backend = fakeBackend({
     [`GET ${PATHS.sessions}`]: (call) =>
@@ -101,6 +170,61 @@ export function securityBackend(options: SecurityBackendOptions = {}): FakeBacke
       const entries = shown.slice(start, start + pageSize);
       return ok({ entries, next: shown[start + pageSize]?.id ?? null });
     },
+    [`GET ${PATHS.twoFactor}`]: (call) => refused(call) ?? ok(state()),
+    [`POST ${PATHS.totp}`]: (call) => {
+      const r = refused(call);
+      if (r) return r;
+      totpWaiting = true;
+      const uri = `otpauth://totp/Test:alice?secret=${TEST_TOTP.secret}&issuer=Test`;
+      return ok({ secret: TEST_TOTP.secret, uri, qr_svg: '<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg>' });
+    },
+    [`POST ${PATHS.totpConfirm}`]: (call) => {
+      const r = refused(call);
+      if (r) return r;
+      if (!totpWaiting) return serviceError(409, 'TotpNotStarted', 'none waits', 'r5');
+      if ((call.body as { code: string }).code !== TEST_TOTP.code)
+        return serviceError(400, 'TotpCodeInvalid', 'wrong code', 'r6');
+      totpWaiting = false;
+      const first = !hasFactor();
+      twoFactor.totp = { since: '2026-11-27T09:00:00.000Z' };
+      return ok(added(first));
+    },
+    [`DELETE ${PATHS.totp}`]: (call) => {
+      if (!twoFactor.totp) return serviceError(404, 'TotpNotFound', 'none', 'r7');
+      return refused(call) ?? removal(() => (twoFactor.totp = null));
+    },
+    [`POST ${PATHS.passkeyOptions}`]: (call) => refused(call) ?? ok(TEST_REGISTRATION_OPTIONS),
+    [`POST ${PATHS.passkeys}`]: (call) => {
+      const r = refused(call);
+      if (r) return r;
+      const body = call.body as PasskeyAddBody;
+      const first = !hasFactor();
+      twoFactor.passkeys.push(
+        testPasskey(`pk-new-${++passkeyIds}`, { name: body.name, created_at: '2026-11-27T09:00:00.000Z' }),
+      );
+      return ok(added(first));
+    },
+    [`PATCH ${PATHS.passkey}`]: (call) => {
+      const p = twoFactor.passkeys.find((k) => k.id === call.params.id);
+      if (!p) return serviceError(404, 'PasskeyNotFound', 'gone', 'r8');
+      const r = refused(call);
+      if (r) return r;
+      p.name = (call.body as { name: string }).name.trim();
+      return ok({ ...p });
+    },
+    [`DELETE ${PATHS.passkey}`]: (call) => {
+      const i = twoFactor.passkeys.findIndex((k) => k.id === call.params.id);
+      if (i < 0) return serviceError(404, 'PasskeyNotFound', 'gone', 'r8');
+      return refused(call) ?? removal(() => twoFactor.passkeys.splice(i, 1));
+    },
+    [`POST ${PATHS.recoveryCodes}`]: (call) => {
+      const r = refused(call);
+      if (r) return r;
+      if (!hasFactor()) return serviceError(409, 'RecoveryCodesNoFactor', 'no factor', 'r9');
+      const codes = testRecoveryCodes(++round);
+      twoFactor.recovery_codes_left = codes.length;
+      return ok({ codes });
+    },
     [`POST ${PATHS.notMe}`]: (call) =>
       refused(call) ??
       ok({
@@ -109,5 +233,5 @@ export function securityBackend(options: SecurityBackendOptions = {}): FakeBacke
         locked: (call.body as { lock: boolean }).lock,
       }),
   });
-  return Object.assign(backend, { sessions, browsers });
+  return Object.assign(backend, { sessions, browsers, twoFactor });
 }

@@ -70,6 +70,22 @@ describe('the page’s words', () => {
       ['session.ended', { by: 'time' }],
       ['session.ended', {}],
       ['account.not-me', {}],
+      ['sign-in.succeeded', { method: 'password', factor: 'totp' }],
+      ['sign-in.succeeded', { method: 'ldap', factor: 'webauthn' }],
+      ['sign-in.succeeded', { method: 'password', factor: 'recovery', left: 3 }],
+      ['sign-in.failed', { method: 'password', reason: 'wrong-second-factor' }],
+      ['second-factor.added', { factor: 'totp' }],
+      ['second-factor.added', { factor: 'webauthn', name: 'YubiKey 5' }],
+      ['second-factor.removed', { factor: 'totp', by: 'member' }],
+      ['second-factor.removed', { factor: 'webauthn', name: 'Phone', by: 'member' }],
+      ['second-factor.removed', { factor: 'totp', by: 'admin' }],
+      ['second-factor.removed', { factor: 'webauthn', name: 'Phone', by: 'admin' }],
+      ['second-factor.removed', { factor: 'all', by: 'member' }],
+      ['second-factor.removed', { factor: 'all', by: 'admin' }],
+      ['recovery-codes.generated', { count: 10 }],
+      ['recovery-codes.generated', {}],
+      ['recovery-code.used', { left: 1 }],
+      ['recovery-code.used', { left: 0 }],
     ];
     const seen = new Map<string, string>();
     for (const locale of LOCALES)
@@ -89,6 +105,19 @@ describe('the page’s words', () => {
     expect(seen.get('en_US session.ended {"by":"member","count":1}')).toBe('1 other session signed out by you');
     expect(seen.get('en_US account.locked {"until":"2026-11-27T10:00:00.000Z"}')).toMatch(
       /^Account locked until 2026-11-27 \d\d:\d\d$/,
+    );
+    expect(seen.get('en_US sign-in.succeeded {"method":"password","factor":"totp"}')).toBe(
+      'Signed in (Password and authenticator app)',
+    );
+    expect(seen.get('zh_CN second-factor.added {"factor":"webauthn","name":"YubiKey 5"}')).toBe(
+      '添加了通行密钥“YubiKey 5”',
+    );
+    expect(seen.get('en_US second-factor.removed {"factor":"all","by":"admin"}')).toBe(
+      'All two-factor methods and recovery codes removed by an administrator',
+    );
+    expect(seen.get('en_US recovery-code.used {"left":0}')).toBe('Recovery code used; none left');
+    expect(seen.get('en_US sign-in.failed {"method":"password","reason":"wrong-second-factor"}')).toBe(
+      'Sign-in failed (Password): the two-factor check failed',
     );
     // A kind a newer service writes is said plainly rather than dropped.
     expect(sentence('account.future' as HistoryKind, {}, 'en_US')).toBe('Account event: account.future');

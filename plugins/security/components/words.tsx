@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { LocalTime } from '../../../src/core/ui/LocalTime';
 import type { Browser, FailureReason, HistoryEntry, HistoryGroup, HistoryKind } from '../contract';
 import { HISTORY_GROUPS } from '../limits';
+import { RECOVERY_CODE_COUNT } from '../../../schemas/second-factor-limits';
 
 /** Translates one of the page's message ids, with values (`intl.formatMessage`). */
 export type Translate = (id: string, values?: Record<string, string | number>) => string;
@@ -28,6 +29,7 @@ export const GROUP_IDS: Readonly<Record<HistoryGroup, string>> = {
   device: 'security.history.group.device',
   credential: 'security.history.group.credential',
   session: 'security.history.group.session',
+  'second-factor': 'security.history.group.secondFactor',
 };
 
 /** Sign-in (and proof) methods by the id the service records (a provider by its id); another id is shown as it is. */
@@ -57,6 +59,14 @@ const REASON_IDS: Readonly<Record<FailureReason, string>> = {
   'slider-failed': 'security.reason.sliderFailed',
   'directory-refused': 'security.reason.directoryRefused',
   'third-party-refused': 'security.reason.thirdPartyRefused',
+  'wrong-second-factor': 'security.reason.wrongSecondFactor',
+};
+
+/** A second factor by the id the service records (`totp`, `webauthn`, `recovery`), for the sign-in's sentence. */
+const FACTOR_IDS: Readonly<Record<string, string>> = {
+  totp: 'security.factor.totp',
+  webauthn: 'security.factor.webauthn',
+  recovery: 'security.factor.recovery',
 };
 
 /** A browser as the page names it: "Chrome 131 on Windows", "Firefox", "Unknown browser on Linux"… */
@@ -106,7 +116,9 @@ export function historySentence(entry: HistoryEntry, t: Translate): Sentence {
   const kind: HistoryKind = entry.kind;
   switch (kind) {
     case 'sign-in.succeeded':
-      return { id: 'security.history.kind.signInSucceeded', values: { method } };
+      return d.factor && FACTOR_IDS[d.factor]
+        ? { id: 'security.history.kind.signInSucceededFactor', values: { method, factor: t(FACTOR_IDS[d.factor]) } }
+        : { id: 'security.history.kind.signInSucceeded', values: { method } };
     case 'sign-in.failed':
       return { id: 'security.history.kind.signInFailed', values: { method, reason } };
     case 'reauth.succeeded':
@@ -150,6 +162,31 @@ export function historySentence(entry: HistoryEntry, t: Translate): Sentence {
       };
     case 'account.not-me':
       return { id: 'security.history.kind.notMe', values: {} };
+    case 'second-factor.added':
+      return d.factor === 'totp'
+        ? { id: 'security.history.kind.totpAdded', values: {} }
+        : { id: 'security.history.kind.passkeyAdded', values: { name } };
+    case 'second-factor.removed': {
+      const admin = d.by === 'admin';
+      if (d.factor === 'all')
+        return {
+          id: admin ? 'security.history.kind.factorsRemovedAdmin' : 'security.history.kind.factorsRemoved',
+          values: {},
+        };
+      if (d.factor === 'totp')
+        return {
+          id: admin ? 'security.history.kind.totpRemovedAdmin' : 'security.history.kind.totpRemoved',
+          values: {},
+        };
+      return {
+        id: admin ? 'security.history.kind.passkeyRemovedAdmin' : 'security.history.kind.passkeyRemoved',
+        values: { name },
+      };
+    }
+    case 'recovery-codes.generated':
+      return { id: 'security.history.kind.codesGenerated', values: { count: d.count ?? RECOVERY_CODE_COUNT } };
+    case 'recovery-code.used':
+      return { id: 'security.history.kind.codeUsed', values: { left: d.left ?? 0 } };
   }
   // A kind this page does not know yet (a newer service): said plainly rather than left out.
   return { id: 'security.history.kind.other', values: { kind: String(kind) } };

@@ -9,6 +9,7 @@ import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
 import { HistorySection } from '../components/HistorySection';
 import { SessionsSection } from '../components/SessionsSection';
 import { TrustedBrowsersSection } from '../components/TrustedBrowsersSection';
+import { TwoFactorSection } from '../components/TwoFactorSection';
 import { useNow } from '../../../src/core/ui/useNow';
 
 /** The "this wasn't me" dialog, loaded when it first opens (src/core/ui/lazyOverlay.tsx). */
@@ -29,7 +30,7 @@ export interface SecurityViewProps {
 }
 
 /**
- * The account's security page: where it is signed in (and signing out the others), the browsers the lockout trusts,
+ * The account's security page: two-factor authentication, where it is signed in (and signing out the others), the browsers the lockout trusts,
  * the account's history, and "this wasn't me" (also opened by `?not-me=1`).
  */
 export const SecurityView = observer(function SecurityView({ clock = Date.now }: SecurityViewProps) {
@@ -72,6 +73,14 @@ export const SecurityView = observer(function SecurityView({ clock = Date.now }:
       <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
         <FormattedMessage id="security.page.description" />
       </Typography.Paragraph>
+      <TwoFactorSection
+        store={security.twoFactor}
+        sessions={security.sessions}
+        now={now}
+        locale={session.locale}
+        toast={toast}
+      />
+      <Divider />
       <SessionsSection store={security.sessions} now={now} locale={session.locale} toast={toast} />
       <Divider />
       <TrustedBrowsersSection store={security.browsers} toast={toast} />
