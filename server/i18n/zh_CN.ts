@@ -37,7 +37,8 @@ export const zh_CN: Record<CoreCode, string> = {
   OrganizationIpRestricted: 'IP 访问受限，请联系管理员在控制台修改安全设置。',
   OrganizationLicenceExpired: '该企业的许可证已过期，请联系管理员续期。',
   OrganizationOrderExpired: '该企业的订单已过期，请在控制台续费后继续使用。',
-  OrganizationSecondFactorRequired: '企业 {org} 要求开启两步验证：请在账号安全页设置身份验证器应用或通行密钥后再进入该企业。',
+  OrganizationSecondFactorRequired:
+    '企业 {org} 要求开启两步验证：请在账号安全页设置身份验证器应用或通行密钥后再进入该企业。',
   TooManyRequests: '请求过于频繁，请稍后再试。',
   TooManyRequestsMinute: '请求过于频繁，请一分钟后再试。',
   CaptchaRequired: '请先完成滑块验证。',

@@ -5,12 +5,7 @@ import { errorCodeOf, type RequestError } from './request/errors';
  * shell's error-page types (`/users/errors?type=…`), so a notice and its full page are one and the same.
  */
 export type OrganizationNotice =
-  | 'no-org'
-  | 'ip-restricted'
-  | 'license-expired'
-  | 'order-expired'
-  | 'second-factor-required'
-  | 'org-unreachable';
+  'no-org' | 'ip-restricted' | 'license-expired' | 'order-expired' | 'second-factor-required' | 'org-unreachable';
 
 /** Service codes of the organisation policies (raised for any call made in an organisation's context). */
 export const ORGANIZATION_POLICY_CODES = {
