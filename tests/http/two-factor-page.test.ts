@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminOn, Client, INBOX, useTestServer, type TestServer } from '../kit/server';
 import { startSmtpSink, type SinkMail, type SmtpSink } from '../kit/smtp';
 import { expectNoSecrets } from '../kit/secrets';
-import { totpCode } from '../../server/auth/second-factor/index';
+import { relyingParty, totpCode } from '../../server/auth/second-factor/index';
+import { SoftAuthenticator } from '../kit/soft-authenticator';
 import { REAUTH_PATHS } from '../../schemas/reauth';
 import { ManualClock } from '../../server/clock';
 import {
@@ -83,8 +84,9 @@ describe('the security page’s second factors', () => {
         dora: { password: PASSWORD, email: 'dora@example.com', org: 'Acme' },
         gina: { password: PASSWORD, email: 'gina@example.com' },
         hugo: { password: PASSWORD },
+        ivy: { password: PASSWORD, email: 'ivy@example.com' },
       },
-      signIn: ['alice', 'bob', 'dora', 'gina', 'hugo'],
+      signIn: ['alice', 'bob', 'dora', 'gina', 'hugo', 'ivy'],
     },
   }));
   /** Secrets the service handed out here: none may reach a log line. */
@@ -314,6 +316,81 @@ describe('the security page’s second factors', () => {
       'Two-factor method removed',
       'New recovery codes',
       'Two-factor method added',
+    ]);
+  });
+
+  it('adds a passkey the authenticator made: the first brings recovery codes; a tampered or replayed answer is refused', async () => {
+    const ivy = s.clients.ivy;
+    await prove(ivy);
+    const rp = relyingParty(s.ctx.config);
+    const phone = new SoftAuthenticator(rp);
+    const options = await ivy.req('POST', P.passkeyOptions);
+    expect(options.status, options.text).toBe(200);
+    expect([options.json.rp.id, options.json.user.name, options.json.excludeCredentials]).toEqual([rp.rpID, 'ivy', []]);
+    // Made for another page's origin, or signed over another challenge: refused, nothing stored.
+    for (const tamper of [
+      { origin: 'https://evil.example' },
+      { challenge: 'AAAAAAAAAAAAAAAAAAAAAA' },
+      { rpID: 'evil.example' },
+    ]) {
+      const fresh = await ivy.req('POST', P.passkeyOptions);
+      const bad = await ivy.req('POST', P.passkeys, {
+        body: { name: 'phone', response: phone.register(fresh.json, tamper) },
+      });
+      expect([JSON.stringify(tamper), bad.status, bad.json.code]).toEqual([
+        JSON.stringify(tamper),
+        400,
+        'PasskeyNotVerified',
+      ]);
+    }
+    expect((await state(ivy)).passkeys).toEqual([]);
+
+    const fresh = await ivy.req('POST', P.passkeyOptions);
+    const response = phone.register(fresh.json);
+    const added = await ivy.req('POST', P.passkeys, { body: { name: ' Ivy’s phone ', response } });
+    expect(added.status, added.text).toBe(200);
+    const body = added.json as FactorAdded;
+    secrets.push(...body.recovery_codes!);
+    expect(body.recovery_codes).toHaveLength(10);
+    expect(body.state.passkeys).toEqual([
+      {
+        id: expect.any(String),
+        name: 'Ivy’s phone',
+        created_at: expect.any(String),
+        last_used_at: null,
+        discoverable: true,
+      },
+    ]);
+    expect(body.state.recovery_codes_left).toBe(10);
+    // Its challenge was single use: the same answer again adds nothing.
+    const replay = await ivy.req('POST', P.passkeys, { body: { name: 'again', response } });
+    expect([replay.status, replay.json.code]).toEqual([400, 'PasskeyNotVerified']);
+    // It signs in as a second factor.
+    const assertion = await s.ctx.secondFactors.assertionOptions(s.users.ivy.id);
+    expect(
+      await s.ctx.secondFactors.verify(s.users.ivy.id, { method: 'webauthn', response: phone.assert(assertion) }),
+    ).toBe(true);
+
+    // A second passkey (a security key): no new codes; the first one is excluded from its options.
+    const key = new SoftAuthenticator(rp, { discoverable: false });
+    const next = await ivy.req('POST', P.passkeyOptions);
+    expect(next.json.excludeCredentials.map((c: { id: string }) => c.id)).toEqual([response.id]);
+    const second = await ivy.req('POST', P.passkeys, { body: { name: 'YubiKey', response: key.register(next.json) } });
+    expect(second.status, second.text).toBe(200);
+    expect(second.json.recovery_codes).toBeNull();
+    expect(second.json.state.recovery_codes_left).toBe(10);
+    const [first] = second.json.state.passkeys as TwoFactorState['passkeys'];
+    expect((await ivy.req('PATCH', passkeyPath(first.id), { body: { name: 'Old phone' } })).json.name).toBe(
+      'Old phone',
+    );
+    const removed = await ivy.req('DELETE', passkeyPath(first.id));
+    expect(removed.status, removed.text).toBe(200);
+    expect((removed.json as TwoFactorState).passkeys.map((p) => p.name)).toEqual(['YubiKey']);
+    const entries = await history(ivy);
+    expect(entries.map((e) => [e.kind, e.detail])).toEqual([
+      ['second-factor.removed', { factor: 'webauthn', name: 'Old phone', by: 'member' }],
+      ['second-factor.added', { factor: 'webauthn', name: 'YubiKey' }],
+      ['second-factor.added', { factor: 'webauthn', name: 'Ivy’s phone' }],
     ]);
   });
 
