@@ -3,6 +3,9 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer, type Client } from '../kit/server';
 import { expectNoSecrets } from '../kit/secrets';
+import { SoftAuthenticator } from '../kit/soft-authenticator';
+import { relyingParty } from '../../server/auth/second-factor/index';
+import { SECURITY_PATHS } from '../../plugins/security/contract';
 
 // The IDOR matrix: every route the OpenAPI document addresses by an id (path or body), every verb it has, asked by
 // a second user of the same organisation and by a user of a second organisation with the first user's ids. None
@@ -55,6 +58,7 @@ describe('IDOR matrix', () => {
     historyCursor: '',
     session: '',
     browser: '',
+    passkey: '',
   };
   let cases: Case[] = [];
 
@@ -68,6 +72,7 @@ describe('IDOR matrix', () => {
       keys: await db.selectFrom('ssh_keys').selectAll().where('user_id', '=', user.id).execute(),
       memberships: await db.selectFrom('memberships').selectAll().orderBy('org_id').orderBy('user_id').execute(),
       sessions: (await db.selectFrom('sessions').select('id_hash').where('user_id', '=', user.id).execute()).length,
+      passkeys: await db.selectFrom('webauthn_credentials').selectAll().where('user_id', '=', user.id).execute(),
       messages: await db
         .selectFrom('inbox_messages')
         .selectAll()
@@ -128,6 +133,14 @@ describe('IDOR matrix', () => {
     ids.session = sessions.json.sessions[0].id;
     const browsers = await alice.req('GET', '/users/ajax/v1/my/trusted-browsers');
     ids.browser = browsers.json.browsers[0].id;
+    // A passkey of alice's, made by an authenticator through her security page.
+    const options = await alice.req('POST', SECURITY_PATHS.passkeyOptions);
+    expect(options.status, options.text).toBe(200);
+    const passkey = await alice.req('POST', SECURITY_PATHS.passkeys, {
+      body: { name: 'alice phone', response: new SoftAuthenticator(relyingParty(s.ctx.config)).register(options.json) },
+    });
+    expect(passkey.status, passkey.text).toBe(200);
+    ids.passkey = passkey.json.state.passkeys[0].id;
 
     const tokenUpdate = { name: 'stolen', token_scopes: ['base:user:read'], expires_at: expires };
     cases = [
@@ -149,6 +162,8 @@ describe('IDOR matrix', () => {
       { method: 'GET', path: `/users/ajax/v1/my/history?limit=1&cursor=${encodeURIComponent(ids.historyCursor)}` },
       { method: 'DELETE', path: `/users/ajax/v1/my/sessions/${ids.session}` },
       { method: 'DELETE', path: `/users/ajax/v1/my/trusted-browsers/${ids.browser}` },
+      { method: 'PATCH', path: SECURITY_PATHS.passkey.replace(':id', ids.passkey), body: { name: 'stolen' } },
+      { method: 'DELETE', path: SECURITY_PATHS.passkey.replace(':id', ids.passkey) },
       // Body-addressed: answered 200 with nothing changed (count 0), checked below and by the snapshot.
       { method: 'POST', path: `${inbox}/read`, body: { ids: [ids.message, list.json.messages[1].id] } },
       { method: 'POST', path: `${inbox}:batchDelete`, body: { ids: [ids.message, list.json.messages[1].id] } },
@@ -173,7 +188,8 @@ describe('IDOR matrix', () => {
           .replace(ids.key, '{id}')
           .replace(ids.message, '{id}')
           .replace(ids.session, '{id}')
-          .replace(ids.browser, '{id}'),
+          .replace(ids.browser, '{id}')
+          .replace(ids.passkey, '{id}'),
       ),
       // Organisation-addressed routes: the foreign-organisation rows below.
       '/uiless/api/organizations/{id}',
