@@ -1,7 +1,9 @@
 import type { UsernameCheckAnswer } from '../../schemas/account-check';
 import type { RequestClient } from '../../src/core/request';
 import type { Success } from '../../schemas/common';
-import type { EmailCaptchaSent, RecoveryFlow, ResetTicket } from './contract';
+import type { AuthenticationOptions, FactorProof } from '../../schemas/second-factor';
+import type { EmailCaptchaSent, PasswordResetBody, RecoveryFlow, ResetTicket } from './contract';
+import { recoveryFactorOptionsPath } from './limits';
 
 /** The account path of the recovery calls: the name is one path segment, so it is URL-encoded. */
 function userPath(username: string): string {
@@ -29,8 +31,17 @@ export function resetPasswordApi(client: RequestClient) {
     /** Checks the mailed code; a right one earns the one-time reset ticket. */
     verifyCode: (username: string, flow: string, code: string) =>
       client.post<ResetTicket>(`${userPath(username)}/emailCaptcha:verify`, { flow, code }, PUBLIC),
-    /** Sets the new password with the ticket; every session of the account ends. */
-    reset: (username: string, ticket: string, newPassword: string) =>
-      client.put<Success>(`${userPath(username)}/password:reset`, { ticket, new_password: newPassword }, PUBLIC),
+    /**
+     * Sets the new password with the ticket; every session of the account ends. An account with a second factor
+     * answers it here too (`proof`); until it is right nothing changes and the ticket stays.
+     */
+    reset: (username: string, ticket: string, newPassword: string, proof?: FactorProof) => {
+      const body: PasswordResetBody = { ticket, new_password: newPassword };
+      if (proof) body.second_factor = proof;
+      return client.put<Success>(`${userPath(username)}/password:reset`, body, PUBLIC);
+    },
+    /** WebAuthn options to answer the recovery's second factor with one of the account's passkeys. */
+    factorOptions: (username: string, ticket: string) =>
+      client.post<AuthenticationOptions>(recoveryFactorOptionsPath(username), { ticket }, PUBLIC),
   };
 }

@@ -8,12 +8,17 @@ import { useStore } from '../../../src/core/stores/root';
 import { BrandCard } from '../../../src/core/ui/BrandCard';
 import { NewPasswordForm } from '../../../src/core/ui/NewPasswordForm';
 import { AccountStep } from '../components/AccountStep';
+import { FactorStep } from '../components/FactorStep';
 import { VerifyStep } from '../components/VerifyStep';
 import type { RecoveryStep } from '../store';
 
-const STEP_INDEX: Record<RecoveryStep, number> = { account: 0, verify: 1, reset: 2, done: 3 };
+// The second factor is part of the security verification.
+const STEP_INDEX: Record<RecoveryStep, number> = { account: 0, verify: 1, factor: 1, reset: 2, done: 3 };
 
-/** The forgot-password wizard: confirm account (slider) → security verification (mailed code) → new password. */
+/**
+ * The forgot-password wizard: confirm account (slider) → security verification (mailed code, then the second factor
+ * for an account with one) → new password.
+ */
 const ResetPasswordPage = observer(function ResetPasswordPage() {
   const store = useStore('resetPassword');
   const intl = useIntl();
@@ -41,6 +46,7 @@ const ResetPasswordPage = observer(function ResetPasswordPage() {
       {failure && <Alert type="error" showIcon title={failure} style={{ marginBottom: 16 }} role="alert" />}
       {store.step === 'account' && <AccountStep store={store} />}
       {store.step === 'verify' && <VerifyStep store={store} />}
+      {store.step === 'factor' && <FactorStep store={store} />}
       {store.step === 'reset' && (
         <NewPasswordForm
           autoFocus
