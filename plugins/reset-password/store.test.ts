@@ -1,7 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TOTP_PERIOD_SECONDS } from '../../schemas/second-factor-limits';
 import { fakeBackend, ok, serviceError, type FakeRoutes } from '../../tests/kit/fake-backend';
 import { RECOVERY_CODE_TTL_MS, RECOVERY_RESEND_MS } from './limits';
 import { ResetPasswordStore } from './store';
+
+// The browser's WebAuthn (mocked here only: the wizard loads it when a passkey is used).
+const webauthn = vi.hoisted(() => ({ startAuthentication: vi.fn(), browserSupportsWebAuthn: vi.fn(() => true) }));
+vi.mock('@simplewebauthn/browser', () => webauthn);
 
 const CHECK = 'GET /users/ajax/users/:username/check';
 const RETRIEVE = 'POST /users/ajax/users/:username/password:retrieve';
@@ -195,5 +200,132 @@ describe('reset-password store', () => {
     expect(store.username).toBe('');
     await store.sendCode();
     expect(backend.callsTo(SEND)).toHaveLength(0);
+  });
+});
+
+describe('reset-password store: the second factor (issue 41)', () => {
+  const OPTIONS_CALL = 'POST /users/ajax/users/:username/password:second-factor-options';
+  const CHALLENGE = { methods: ['totp', 'webauthn', 'recovery'], expires_at: SERVER_NOW + 600_000 };
+  const TICKET_2FA = ok({ ticket: 'ticket-1', expires_at: SERVER_NOW + 600_000, second_factor: CHALLENGE });
+  const OPTIONS = { challenge: 'Y2hhbGxlbmdl', allowCredentials: [{ id: 'Y3JlZA', type: 'public-key' }] };
+  const ASSERTION = {
+    id: 'Y3JlZA',
+    rawId: 'Y3JlZA',
+    response: { clientDataJSON: 'e30', authenticatorData: 'YXV0aA', signature: 'c2ln' },
+    clientExtensionResults: {},
+    type: 'public-key',
+  };
+
+  afterEach(() => webauthn.startAuthentication.mockReset());
+
+  /** A store at the factor step. */
+  async function atFactor(routes: FakeRoutes = {}) {
+    const s = setup({ [VERIFY]: TICKET_2FA, ...routes });
+    await confirmed(s.store);
+    await s.store.sendCode();
+    await s.store.verifyCode('123456');
+    return s;
+  }
+
+  it('asks for the factor before the new password and sends its answer with the reset', async () => {
+    const { store, backend } = await atFactor();
+    expect(store.step).toBe('factor');
+    expect(store.secondFactor).toEqual(CHALLENGE);
+    await store.answerWithCode({ method: 'totp', code: '654321' });
+    expect(store.step).toBe('reset');
+    expect(backend.callsTo(RESET)).toHaveLength(0);
+    await store.resetPassword('New@pass1');
+    expect(backend.callsTo(RESET)[0].body).toEqual({
+      ticket: 'ticket-1',
+      new_password: 'New@pass1',
+      second_factor: { method: 'totp', code: '654321' },
+    });
+    expect(store.step).toBe('done');
+    expect(store.secondFactor).toBeNull();
+  });
+
+  it('an account without a factor sends none', async () => {
+    const { store, backend } = setup();
+    await confirmed(store);
+    await store.sendCode();
+    await store.verifyCode('123456');
+    expect(store.step).toBe('reset');
+    await store.resetPassword('New@pass1');
+    expect(backend.callsTo(RESET)[0].body).toEqual({ ticket: 'ticket-1', new_password: 'New@pass1' });
+  });
+
+  it('a refused factor asks again with the password kept; the next answer resets at once', async () => {
+    const { store, backend } = await atFactor({ [RESET]: serviceError(401, 'RecoveryFactorWrong', 'x') });
+    await store.answerWithCode({ method: 'recovery', code: 'aaaa-bbbb-cccc-dddd' });
+    const round = store.factorRound;
+    await store.resetPassword('New@pass1');
+    expect(store.step).toBe('factor');
+    expect(store.failure).toEqual({ id: 'reset-password.error.factorWrong' });
+    expect(store.factorRound).toBe(round + 1);
+    expect(store.passwordKept).toBe(true);
+
+    backend.on(RESET, ok({ success: true }));
+    await store.answerWithCode({ method: 'recovery', code: 'eeee-ffff-gggg-hhhh' });
+    expect(backend.callsTo(RESET)[1].body).toEqual({
+      ticket: 'ticket-1',
+      new_password: 'New@pass1',
+      second_factor: { method: 'recovery', code: 'eeee-ffff-gggg-hhhh' },
+    });
+    expect(store.step).toBe('done');
+    expect(store.passwordKept).toBe(false);
+  });
+
+  it('an app code whose time step has passed is not sent: the current one is asked for', async () => {
+    const { store, backend, now } = await atFactor();
+    await store.answerWithCode({ method: 'totp', code: '111111' });
+    // Two steps later the service (one step of drift) no longer takes it.
+    now.value += 2 * TOTP_PERIOD_SECONDS * 1000;
+    await store.resetPassword('New@pass1');
+    expect(backend.callsTo(RESET)).toHaveLength(0);
+    expect(store.step).toBe('factor');
+    expect(store.failure).toEqual({ id: 'reset-password.error.factorAged' });
+    await store.answerWithCode({ method: 'totp', code: '222222' });
+    expect(backend.callsTo(RESET)[0].body).toMatchObject({ second_factor: { method: 'totp', code: '222222' } });
+    expect(store.step).toBe('done');
+  });
+
+  it('answers with a passkey: options by the ticket, the browser’s assertion with the reset', async () => {
+    webauthn.startAuthentication.mockResolvedValue(ASSERTION);
+    const { store, backend } = await atFactor({ [OPTIONS_CALL]: ok(OPTIONS) });
+    await store.answerWithPasskey();
+    const [options] = backend.callsTo(OPTIONS_CALL);
+    expect(options.path).toBe('/users/ajax/users/ann/password:second-factor-options');
+    expect(options.body).toEqual({ ticket: 'ticket-1' });
+    expect(webauthn.startAuthentication).toHaveBeenCalledWith({ optionsJSON: OPTIONS });
+    expect(store.step).toBe('reset');
+    await store.resetPassword('New@pass1');
+    expect(backend.callsTo(RESET)[0].body).toMatchObject({
+      second_factor: { method: 'webauthn', response: ASSERTION },
+    });
+  });
+
+  it('a closed prompt stays silent; a gone ticket or a locked account starts over', async () => {
+    webauthn.startAuthentication.mockRejectedValue(Object.assign(new Error('x'), { name: 'NotAllowedError' }));
+    const { store, backend } = await atFactor({ [OPTIONS_CALL]: ok(OPTIONS) });
+    await store.answerWithPasskey();
+    expect(store.failure).toBeNull();
+    expect(store.step).toBe('factor');
+    expect(store.passkeyPending).toBe(false);
+
+    backend.on(OPTIONS_CALL, serviceError(400, 'RecoveryPageInvalid', 'x'));
+    await store.answerWithPasskey();
+    expect(store.step).toBe('account');
+    expect(store.failure).toEqual({ id: 'reset-password.error.pageInvalid' });
+    expect(store.secondFactor).toBeNull();
+
+    backend.on(RESET, serviceError(423, 'RecoveryAccountLocked', 'x'));
+    await store.confirmAccount('pass-2');
+    await store.sendCode();
+    await store.verifyCode('123456');
+    await store.answerWithCode({ method: 'totp', code: '333333' });
+    await store.resetPassword('New@pass1');
+    expect(store.step).toBe('account');
+    expect(store.failure).toEqual({ id: 'reset-password.error.locked' });
+    expect(store.passwordKept).toBe(false);
   });
 });

@@ -7,9 +7,14 @@ import { RECOVERY_CODE_TTL_MS } from '../limits';
 import { ResetPasswordStore } from '../store';
 import ResetPasswordPage from './ResetPasswordPage';
 
+// The browser's WebAuthn, mocked in this test only (the wizard loads it when a passkey is used).
+const webauthn = vi.hoisted(() => ({ startAuthentication: vi.fn(), browserSupportsWebAuthn: vi.fn(() => true) }));
+vi.mock('@simplewebauthn/browser', () => webauthn);
+
 afterEach(() => {
   vi.useRealTimers();
   cleanup();
+  webauthn.startAuthentication.mockReset();
 });
 
 const NOW = 1_700_000_000_000;
@@ -162,5 +167,109 @@ describe('reset-password page', () => {
     expect(screen.getByText('确认账号')).toBeTruthy();
     expect(screen.getByText('安全验证')).toBeTruthy();
     expect(screen.getByRole('link', { name: '返回登录' })).toBeTruthy();
+  });
+});
+
+describe('reset-password page: the second factor (issue 41)', () => {
+  const RESET = 'PUT /users/ajax/users/:username/password:reset';
+  const OPTIONS_CALL = 'POST /users/ajax/users/:username/password:second-factor-options';
+  const TICKET = {
+    'POST /users/ajax/users/:username/emailCaptcha:verify': ok({
+      ticket: 'ticket-1',
+      expires_at: 0,
+      second_factor: { methods: ['totp', 'webauthn', 'recovery'], expires_at: 0 },
+    }),
+  };
+
+  /** Walks to the factor step: account, slider, mailed code. */
+  async function toFactor(routes: FakeRoutes = {}, locale: 'en_US' | 'zh_CN' = 'en_US') {
+    const view = await show({ ...TICKET, ...routes }, locale);
+    await confirmAccount('ann');
+    await act(async () => fireEvent.click(await screen.findByTestId('reset-password-send')));
+    fireEvent.change(screen.getByLabelText('Verification code'), { target: { value: '123456' } });
+    await act(async () => fireEvent.click(button(/Next$/)));
+    return view;
+  }
+
+  async function newPassword(value: string) {
+    fireEvent.change(await screen.findByLabelText('New password'), { target: { value } });
+    fireEvent.change(document.getElementById('confirm')!, { target: { value } });
+    await act(async () => fireEvent.click(button(/Reset password$/)));
+  }
+
+  it('asks for the factor before the new password; the reset carries its answer', async () => {
+    const { backend } = await toFactor();
+    expect(
+      await screen.findByText(
+        'Your account has two-factor authentication. Confirm it is you before setting a new password.',
+      ),
+    ).toBeTruthy();
+    // Still the security verification in the stepper.
+    expect(document.querySelector('.ant-steps-item-process')?.textContent).toContain('Security verification');
+    const code = screen.getByLabelText('Authentication code');
+    await waitFor(() => expect(document.activeElement).toBe(code));
+    await act(async () => fireEvent.change(code, { target: { value: '654321' } }));
+    await newPassword('New@pass12');
+    await screen.findByText('Your password has been reset');
+    expect(backend.callsTo(RESET)[0].body).toEqual({
+      ticket: 'ticket-1',
+      new_password: 'New@pass12',
+      second_factor: { method: 'totp', code: '654321' },
+    });
+  });
+
+  it('a refused factor comes back with the password kept: the next code resets at once', async () => {
+    const { backend } = await toFactor({ [RESET]: serviceError(401, 'RecoveryFactorWrong', 'x') });
+    await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Use a recovery code' })));
+    fireEvent.change(screen.getByLabelText('Recovery code'), { target: { value: 'aaaa-bbbb-cccc-dddd' } });
+    await act(async () => fireEvent.click(button('Next')));
+    await newPassword('New@pass12');
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'The code or passkey was not accepted, please try again',
+    );
+    expect(screen.getByText(/Your new password is kept/)).toBeTruthy();
+    backend.on(RESET, ok({ success: true }));
+    await act(async () =>
+      fireEvent.change(screen.getByLabelText('Authentication code'), { target: { value: '222222' } }),
+    );
+    await screen.findByText('Your password has been reset');
+    expect(backend.callsTo(RESET)[1].body).toEqual({
+      ticket: 'ticket-1',
+      new_password: 'New@pass12',
+      second_factor: { method: 'totp', code: '222222' },
+    });
+  });
+
+  it('answers with a passkey', async () => {
+    const assertion = {
+      id: 'Y3JlZA',
+      rawId: 'Y3JlZA',
+      response: { clientDataJSON: 'e30', authenticatorData: 'YXV0aA', signature: 'c2ln' },
+      clientExtensionResults: {},
+      type: 'public-key',
+    };
+    webauthn.startAuthentication.mockResolvedValueOnce(assertion);
+    const { backend } = await toFactor({ [OPTIONS_CALL]: ok({ challenge: 'Y2g' }) });
+    await act(async () =>
+      fireEvent.click(await screen.findByRole('button', { name: 'Use a passkey or security key' })),
+    );
+    await newPassword('New@pass12');
+    await screen.findByText('Your password has been reset');
+    expect(backend.callsTo(OPTIONS_CALL)[0].body).toEqual({ ticket: 'ticket-1' });
+    expect(backend.callsTo(RESET)[0].body).toMatchObject({
+      second_factor: { method: 'webauthn', response: assertion },
+    });
+  });
+
+  it('speaks Chinese at the factor step', async () => {
+    const view = await show(TICKET, 'zh_CN');
+    await act(async () => view.store.chooseAccount('ann'));
+    await act(async () => view.store.confirmAccount('pass-1'));
+    await act(async () => view.store.sendCode());
+    await act(async () => view.store.verifyCode('123456'));
+    expect(await screen.findByText('你的账号已开启两步验证，设置新密码前请先确认身份。')).toBeTruthy();
+    expect(screen.getByLabelText('验证码')).toBeTruthy();
+    expect(screen.getByRole('button', { name: '使用通行密钥或安全密钥' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '使用恢复码' })).toBeTruthy();
   });
 });
