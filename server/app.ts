@@ -271,6 +271,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.decorate('purge', purge);
   const purgeTimer = setInterval(() => void purge(), 10 * 60 * 1000).unref();
   app.addHook('onReady', async () => void purge());
+  app.addHook('onReady', async () => {
+    // Another factor key than the one this database's factors were sealed with: say so loudly (codes would fail).
+    if (!(await ctx.secondFactors.checkKey()))
+      app.log.error(
+        "SECOND_FACTOR_KEY (or DATA_DIR/second-factor.key) differs from the key this database's second factors were made with: authenticator codes and recovery codes will not verify. Give every instance the same SECOND_FACTOR_KEY.",
+      );
+  });
   // Due events (expiries) are looked for at start, which catches up after downtime, and every few minutes.
   const scheduler = new Scheduler(
     ctx,

@@ -3,6 +3,7 @@
 // and a rolling restart (stop one instance, start it, then the next) under a write load (no acknowledged write
 // lost, no request failed that nginx could retry). Run through scripts/with-postgres.sh (the npm script does).
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -40,6 +41,9 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'account-cluster-'));
 const children = new Map<number, ChildProcess>();
 let proxy: { stop(): void } | undefined;
 
+/** One factor key for every instance, as an operator configures it (each has its own DATA_DIR, so no shared file). */
+const SECOND_FACTOR_KEY = crypto.randomBytes(32).toString('base64');
+
 /** Starts instance `i` on `port` (the service's own entry point) and resolves once it listens. */
 function startInstance(i: number, port: number): Promise<void> {
   const dataDir = path.join(work, `instance-${i}`);
@@ -53,6 +57,7 @@ function startInstance(i: number, port: number): Promise<void> {
       DIST_DIR: DIST,
       TRUST_PROXY: 'loopback',
       EDITION: 'vpc',
+      SECOND_FACTOR_KEY,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -94,7 +99,7 @@ async function post(base: string, p: string, body: unknown, ip: string) {
 
 async function main() {
   // Migrate and seed once, as an operator's first start would.
-  const config = loadConfig({ ...process.env, DATA_DIR: work, DIST_DIR: DIST });
+  const config = loadConfig({ ...process.env, DATA_DIR: work, DIST_DIR: DIST, SECOND_FACTOR_KEY });
   const setup = await buildApp({ ...config, logger: false, hashParams: TEST_HASH_PARAMS });
   await createUser(setup.ctx, { username: USER.username, password: USER.password }).catch(() => undefined);
   await createUser(setup.ctx, { username: 'cluster-reader', password: USER.password }).catch(() => undefined);

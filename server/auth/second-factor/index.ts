@@ -31,7 +31,16 @@ export interface SecondFactorService extends SecondFactors {
   purgeExpired(): Promise<void>;
   /** A short public digest of the factor key (instances of one database must show the same one). */
   readonly keyCheck: string;
+  /**
+   * Whether this instance's factor key is the one the database's factors were made with: the first start records the
+   * key's digest (`service_secrets`, never the key); false when an instance starts with another key (a key file per
+   * instance instead of one SECOND_FACTOR_KEY, a lost key file), whose codes would then never verify.
+   */
+  checkKey(): Promise<boolean>;
 }
+
+/** The `service_secrets` row holding the factor key's public digest. */
+const KEY_CHECK_NAME = 'second-factor-key-check';
 
 /**
  * Builds the second factor on the service's database (`ctx.secondFactors`, the admin CLI's deps). Reads the factor
@@ -87,6 +96,19 @@ export function createSecondFactors(deps: SecondFactorDeps): SecondFactorService
 
   return {
     keyCheck: keys.check,
+    async checkKey() {
+      await db
+        .insertInto('service_secrets')
+        .values({ name: KEY_CHECK_NAME, value: keys.check, created_at: clock.now().getTime() })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const row = await db
+        .selectFrom('service_secrets')
+        .select('value')
+        .where('name', '=', KEY_CHECK_NAME)
+        .executeTakeFirst();
+      return row?.value === keys.check;
+    },
     async methodsOf(userId) {
       const f = await factorsOf(userId);
       const methods: FactorMethod[] = [];

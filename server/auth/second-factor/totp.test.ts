@@ -112,6 +112,19 @@ describe('codes', () => {
 });
 
 describe('the factor key', () => {
+  it('is recorded by its digest on first start, and another key is noticed', async () => {
+    expect(await fx.factors.checkKey()).toBe(true);
+    expect(await fx.build().checkKey()).toBe(true);
+    expect(await fx.build({ secondFactorKey: Buffer.alloc(32, 9) }).checkKey()).toBe(false);
+    const row = await fx.database.db
+      .selectFrom('service_secrets')
+      .select('value')
+      .where('name', '=', 'second-factor-key-check')
+      .executeTakeFirstOrThrow();
+    expect(row.value).toBe(fx.factors.keyCheck);
+    expect(row.value).toHaveLength(16);
+  });
+
   it('opens secrets only under the key they were sealed with, and only for their account', async () => {
     const { id, secret } = await withApp('ivy');
     const other = fx.build({ secondFactorKey: Buffer.alloc(32, 7) });
