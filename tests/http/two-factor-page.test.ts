@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminOn, Client, INBOX, useTestServer, type TestServer } from '../kit/server';
 import { startSmtpSink, type SinkMail, type SmtpSink } from '../kit/smtp';
@@ -379,7 +380,7 @@ describe('the security page’s second factors', () => {
     expect(second.status, second.text).toBe(200);
     expect(second.json.recovery_codes).toBeNull();
     expect(second.json.state.recovery_codes_left).toBe(10);
-    const [first] = second.json.state.passkeys as TwoFactorState['passkeys'];
+    const first = (second.json.state.passkeys as TwoFactorState['passkeys']).find((p) => p.name === 'Ivy’s phone')!;
     expect((await ivy.req('PATCH', passkeyPath(first.id), { body: { name: 'Old phone' } })).json.name).toBe(
       'Old phone',
     );
@@ -392,6 +393,47 @@ describe('the security page’s second factors', () => {
       ['second-factor.added', { factor: 'webauthn', name: 'YubiKey' }],
       ['second-factor.added', { factor: 'webauthn', name: 'Ivy’s phone' }],
     ]);
+  });
+
+  it('answers 400 to 200 well-shaped but broken passkey answers (random fields, flipped bytes of a real one), never a 5xx', async () => {
+    const hugo = s.clients.hugo;
+    await prove(hugo);
+    const phone = new SoftAuthenticator(relyingParty(s.ctx.config));
+    const options = await hugo.req('POST', P.passkeyOptions);
+    const real = phone.register(options.json);
+    const b64 = fc.uint8Array({ minLength: 1, maxLength: 300 }).map((b) => Buffer.from(b).toString('base64url'));
+    /** The real answer with one byte of one field changed. */
+    const flipped = fc
+      .record({
+        field: fc.constantFrom('clientDataJSON', 'attestationObject') as fc.Arbitrary<
+          'clientDataJSON' | 'attestationObject'
+        >,
+        at: fc.nat(),
+        xor: fc.integer({ min: 1, max: 255 }),
+      })
+      .map(({ field, at, xor }) => {
+        const bytes = Buffer.from(real.response[field], 'base64url');
+        bytes[at % bytes.length] ^= xor;
+        return { ...real, response: { ...real.response, [field]: bytes.toString('base64url') } };
+      });
+    const random = fc.record({ id: b64, clientDataJSON: b64, attestationObject: b64 }).map((r) => ({
+      ...FAKE_REGISTRATION,
+      id: r.id,
+      rawId: r.id,
+      response: { clientDataJSON: r.clientDataJSON, attestationObject: r.attestationObject },
+    }));
+    const statuses = new Set<string>();
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(flipped, random), async (response) => {
+        const a = await hugo.req('POST', P.passkeys, { body: { name: 'fuzz', response } });
+        statuses.add(`${a.status} ${a.json?.code}`);
+        expect(a.status, a.text).toBeLessThan(500);
+        expect(a.status, a.text).not.toBe(200);
+      }),
+      { numRuns: 200, seed: 41 },
+    );
+    expect([...statuses]).toEqual(['400 PasskeyNotVerified']);
+    expect((await state(hugo)).passkeys).toEqual([]);
   });
 
   it('limits passkeys to WEBAUTHN_CREDENTIALS_MAX, refuses an answer that does not verify, and names nobody else’s', async () => {
