@@ -115,6 +115,7 @@ describe('organisation chooser', () => {
     ],
     [serviceError(403, 'OrganizationLicenceExpired'), "The organization's license has expired."],
     [serviceError(403, 'OrganizationOrderExpired'), 'The standard edition order has expired'],
+    [serviceError(403, 'OrganizationSecondFactorRequired'), 'This organization requires two-factor authentication.'],
   ])('says why a switch failed and stays (%#)', async (answer, text) => {
     const b = backend(3, { [SWITCH]: answer });
     const view = await mount(b, '?nextUrl=%2Fusers%2Fsettings%2Fssh');

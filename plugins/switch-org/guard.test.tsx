@@ -171,6 +171,12 @@ describe('application entry guard', () => {
       'Standard edition order expired',
       'until it is renewed',
     ],
+    [
+      'secondFactorRequired',
+      { [ACCESS]: serviceError(403, 'OrganizationSecondFactorRequired') },
+      'Two-factor authentication required',
+      'This organization requires two-factor authentication',
+    ],
   ])('says why it stopped: %s', async (kind, routes, title, text) => {
     await mount(backend(routes as Record<string, FakeRoute>));
     expect(await verdict()).toBe(kind);
@@ -178,6 +184,10 @@ describe('application entry guard', () => {
     expect(screen.getByTestId('entry-result').textContent).toContain(text);
     expect(screen.getByRole('link', { name: 'Choose organization' }).getAttribute('href')).toBe(
       `/users/switch/organization?nextUrl=${encodeURIComponent('/users/switch/o1/app-entry?app=codeup')}`,
+    ); // A missing second factor is the user's to lift: the security page comes first.
+    const enrol = screen.queryByRole('link', { name: 'Set up two-factor authentication' });
+    expect(enrol?.getAttribute('href') ?? null).toBe(
+      kind === 'secondFactorRequired' ? '/users/settings/security' : null,
     );
   });
 

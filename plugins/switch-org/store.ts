@@ -16,6 +16,7 @@ export const SWITCH_FAILURES: FailureCodes = {
   [ORGANIZATION_POLICY_CODES.ipRestricted]: 'switch-org.error.ipRestricted',
   [ORGANIZATION_POLICY_CODES.licenceExpired]: 'switch-org.error.licenceExpired',
   [ORGANIZATION_POLICY_CODES.orderExpired]: 'switch-org.error.orderExpired',
+  [ORGANIZATION_POLICY_CODES.secondFactorRequired]: 'switch-org.error.secondFactorRequired',
   [ORGANIZATION_POLICY_CODES.noPermission]: 'switch-org.error.noPermission',
 };
 
@@ -167,7 +168,9 @@ export type EntryState =
   | { kind: 'unreachable' }
   | { kind: 'ipRestricted' }
   | { kind: 'licenceExpired' }
-  | { kind: 'orderExpired' };
+  | { kind: 'orderExpired' }
+  /** The organisation requires a second factor the user has not set up (its grace has passed). */
+  | { kind: 'secondFactorRequired' };
 
 /** A guard verdict's kind. */
 export type EntryKind = EntryState['kind'];
@@ -175,13 +178,20 @@ export type EntryKind = EntryState['kind'];
 /** The verdicts a failed access call can lead to (they carry nothing else). */
 export type RefusalKind = Extract<
   EntryKind,
-  'notInstalled' | 'noOrgPermission' | 'unreachable' | 'ipRestricted' | 'licenceExpired' | 'orderExpired'
+  | 'notInstalled'
+  | 'noOrgPermission'
+  | 'unreachable'
+  | 'ipRestricted'
+  | 'licenceExpired'
+  | 'orderExpired'
+  | 'secondFactorRequired'
 >;
 
 const ENTRY_BY_CODE: Readonly<Record<string, RefusalKind>> = {
   [ORGANIZATION_POLICY_CODES.ipRestricted]: 'ipRestricted',
   [ORGANIZATION_POLICY_CODES.licenceExpired]: 'licenceExpired',
   [ORGANIZATION_POLICY_CODES.orderExpired]: 'orderExpired',
+  [ORGANIZATION_POLICY_CODES.secondFactorRequired]: 'secondFactorRequired',
   [ORGANIZATION_POLICY_CODES.noPermission]: 'noOrgPermission',
   AppNotFound: 'notInstalled',
 };

@@ -171,6 +171,53 @@ describe('no organisation is a state: the shell explains it and personal section
     expect(screen.getByTestId('org-notice').textContent).toContain(text);
   });
 
+  it('says which organisation requires a second factor and leads to the security page, the chooser beside', async () => {
+    const view = await renderWithCore(<SettingsShell registry={shell} />, {
+      path,
+      route: '/users/settings/profile',
+    });
+    await act(async () =>
+      runInAction(() => {
+        view.root.session.organizationNotice = 'second-factor-required';
+        view.root.session.organizationNoticeName = 'Acme';
+      }),
+    );
+    expect(await screen.findByText('profile page')).toBeTruthy();
+    const notice = screen.getByTestId('org-notice');
+    expect(notice.getAttribute('data-notice')).toBe('second-factor-required');
+    expect(notice.textContent).toContain('Two-factor authentication required');
+    expect(notice.textContent).toContain('Acme requires its members to use two-factor authentication.');
+    expect(screen.getByTestId('org-notice-second-factor').getAttribute('href')).toBe('/users/settings/security');
+    expect([...notice.querySelectorAll('a')].map((a) => a.getAttribute('href'))[1]).toMatch(
+      /^\/users\/switch\/organization\?nextUrl=/,
+    );
+    // Without the name (a refusal met by a later call), the text says "this organization".
+    await act(async () => runInAction(() => (view.root.session.organizationNoticeName = null)));
+    expect(screen.getByTestId('org-notice').textContent).toContain('This organization requires its members');
+  });
+
+  it('warns during the grace with the day the organisation starts refusing, and not once it has no deadline', async () => {
+    const view = await renderWithCore(<SettingsShell registry={shell} />, {
+      path,
+      route: '/users/settings/profile',
+    });
+    const deadline = Date.UTC(2026, 11, 11, 9, 30);
+    await act(async () =>
+      runInAction(
+        () =>
+          (view.root.session.organization = { id: 'o1', name: 'Acme', logo: null, second_factor_deadline: deadline }),
+      ),
+    );
+    const warning = await screen.findByTestId('org-second-factor-grace');
+    expect(warning.textContent).toContain('Acme will require two-factor authentication from');
+    expect(warning.textContent).toContain('2026');
+    expect(warning.textContent).toContain('after that, Acme refuses you until you do');
+    expect(screen.getByTestId('org-notice-second-factor').getAttribute('href')).toBe('/users/settings/security');
+    expect(screen.queryByTestId('org-notice')).toBeNull();
+    await act(async () => runInAction(() => (view.root.session.organization = { id: 'o1', name: 'Acme', logo: null })));
+    expect(screen.queryByTestId('org-second-factor-grace')).toBeNull();
+  });
+
   it('offers the chooser on the organisation error pages, and only there', async () => {
     const page = (type: string) =>
       render(
@@ -186,6 +233,12 @@ describe('no organisation is a state: the shell explains it and personal section
     cleanup();
     page('404');
     expect(screen.queryByTestId('error-switch-org')).toBeNull();
+    cleanup();
+    // A missing second factor: setting one up comes first, another organisation second.
+    page('second-factor-required');
+    expect(screen.getByText('Two-factor authentication required')).toBeTruthy();
+    expect(screen.getByTestId('error-second-factor').getAttribute('href')).toBe('/users/settings/security');
+    expect(screen.getByTestId('error-switch-org')).toBeTruthy();
   });
 
   it('sends every app tile through the entry guard of the current organisation (the chooser without one)', () => {

@@ -8,6 +8,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { edition } from '../../../src/core/edition';
+import { SECURITY_PAGE } from '../../../src/core/organization';
 import { failureText } from '../../../src/core/stores/failure';
 import { useStore, useStores } from '../../../src/core/stores/root';
 import { SignedIn } from '../components/SignedIn';
@@ -59,6 +60,11 @@ const ENTRY_PAGES = {
     status: 'warning',
     title: 'switch-org.entry.orderExpired.title',
     description: 'switch-org.error.orderExpired',
+  },
+  secondFactorRequired: {
+    status: 'warning',
+    title: 'switch-org.entry.secondFactorRequired.title',
+    description: 'switch-org.error.secondFactorRequired',
   },
 } as const satisfies Record<
   Exclude<EntryKind, 'checking' | 'redirect'>,
@@ -169,6 +175,13 @@ const AppEntryView = observer(function AppEntryView() {
         onClick={() => void store.check(organizationId, appRef, window.location.origin)}
       >
         <FormattedMessage id="switch-org.entry.retry" />
+      </Button>,
+    );
+  // The user can lift this one: the security page (personal, never refused) sets a second factor up.
+  if (state.kind === 'secondFactorRequired')
+    actions.push(
+      <Button key="enrol" type="primary" href={SECURITY_PAGE}>
+        <FormattedMessage id="switch-org.entry.secondFactorRequired.setUp" />
       </Button>,
     );
   if (state.kind !== 'badParam')

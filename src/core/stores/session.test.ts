@@ -44,6 +44,7 @@ describe('SessionStore: the organisation the user works in', () => {
     ['OrganizationIpRestricted', 'ip-restricted'],
     ['OrganizationLicenceExpired', 'license-expired'],
     ['OrganizationOrderExpired', 'order-expired'],
+    ['OrganizationSecondFactorRequired', 'second-factor-required'],
     ['NoOrganizationPermission', 'org-unreachable'],
   ] as const)('turns a %s refusal of the apps call into the %s notice, not a failure', async (code, notice) => {
     const { store } = session({ [APPS]: serviceError(403, code), [ORG]: serviceError(403, code) });
@@ -106,6 +107,16 @@ describe('SessionStore: the state that came with the page', () => {
       organizationError: 'OrganizationIpRestricted',
     });
     expect(restricted).toMatchObject({ failed: false, organizationNotice: 'ip-restricted', installedApps: [] });
+    // A missing second factor: the page names the organisation that asks, for the notice.
+    const enrol = new SessionStore(fakeBackend({}).client, 'en_US', {
+      ...boot,
+      organization: null,
+      apps: null,
+      organizationError: 'OrganizationSecondFactorRequired',
+      refusedOrganizationName: 'Org o1',
+    });
+    expect(enrol).toMatchObject({ organizationNotice: 'second-factor-required', organizationNoticeName: 'Org o1' });
+    expect(restricted.organizationNoticeName).toBeNull();
     const backend = fakeBackend({
       'GET /individual/proxy/me': ok(TEST_USER),
       [ORG]: ok({ id: 'o1', name: 'Org o1', logo: null }),
