@@ -197,6 +197,10 @@ export const E2E_PACKAGES_ORG = { name: 'E2E Packages Org', apps: ['codeup', 'pa
 export const E2E_POLICY_ORGS = {
   blocked: { name: 'E2E Blocked Org', apps: ['codeup'], ipWhitelist: ['10.0.0.0/8', '2001:db8::/32'] },
   expired: { name: 'E2E Expired Org', apps: ['codeup'], licenceExpiresAt: '2020-01-31' },
+  /** Requires a second factor of its members, with no grace left (org-second-factor.spec.ts). */
+  twoFactor: { name: 'E2E Two-Factor Org', apps: ['codeup'], secondFactorGraceDays: 0 },
+  /** Requires a second factor of its members, who have 14 days left to set one up. */
+  twoFactorGrace: { name: 'E2E Grace Org', apps: ['codeup'], secondFactorGraceDays: 14 },
 };
 
 /** Bulk organisations the `many` user belongs to: more than two pages of 50 in the chooser. */
@@ -214,6 +218,20 @@ export const E2E_ORG_USERS = {
   expired: { username: 'expired', name: 'Expired User', password: 'Expired@pass1', org: E2E_POLICY_ORGS.expired.name },
   /** Belongs to no organisation at all. */
   loner: { username: 'loner', name: 'Loner User', password: 'Loner@pass1', org: undefined },
+  /** Works in the organisation requiring a second factor, without one: sent to set one up. */
+  enrol: {
+    username: 'tf-org',
+    name: 'Two-Factor Org User',
+    password: 'TfOrg@pass1',
+    org: E2E_POLICY_ORGS.twoFactor.name,
+  },
+  /** Works in the organisation whose grace for the second factor lasts: warned. */
+  grace: {
+    username: 'tf-grace',
+    name: 'Grace User',
+    password: 'TfGrace@pass1',
+    org: E2E_POLICY_ORGS.twoFactorGrace.name,
+  },
 } as const;
 
 /** Accounts seeded by tests/e2e/serve.ts; each spec that changes an account uses its own. */

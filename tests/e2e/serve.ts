@@ -6,7 +6,7 @@ import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { loadFirstScreenRenderer } from '../../server/html/first-screen';
 import { bindIdentity } from '../../server/services/identities';
-import { addMember } from '../../server/services/organizations';
+import { addMember, requireSecondFactor } from '../../server/services/organizations';
 import { seedAccounts, tempDataDir } from '../kit/server';
 import { startSmtpSink } from '../kit/smtp';
 import { puzzleGap } from '../kit/captcha';
@@ -38,16 +38,20 @@ await seedAccounts(app.ctx, {
   ),
 });
 // The organisation spec: two organisations to switch between, 120 to page through, two under a policy, none at all.
-const { blocked, expired } = E2E_POLICY_ORGS;
+const { blocked, expired, twoFactor, twoFactorGrace } = E2E_POLICY_ORGS;
 await seedAccounts(app.ctx, {
   orgs: {
     [blocked.name]: { apps: blocked.apps, ipWhitelist: blocked.ipWhitelist },
     [expired.name]: { apps: expired.apps, licenceExpiresAt: expired.licenceExpiresAt },
+    [twoFactor.name]: { apps: twoFactor.apps },
+    [twoFactorGrace.name]: { apps: twoFactorGrace.apps },
   },
   users: Object.fromEntries(Object.values(E2E_ORG_USERS).map(({ username, ...u }) => [username, u])),
   manyOrgs: [{ ...E2E_MANY_ORGS, members: [E2E_ORG_USERS.many.username] }],
 });
 await addMember(app.ctx, E2E_PACKAGES_ORG.name, E2E_ORG_USERS.switcher.username);
+// Two organisations require a second factor (org-second-factor.spec.ts): one refuses members without one now, one warns.
+for (const org of [twoFactor, twoFactorGrace]) await requireSecondFactor(app.ctx, org.name, org.secondFactorGraceDays);
 // The third-party page of the keys user shows one synchronised account (DingTalk) and two empty entries.
 await bindIdentity(app.ctx, { username: E2E_USERS.keys.username, provider: 'dingtalk', openId: 'ding-e2e-001' });
 // The message center spec (tests/e2e/inbox.spec.ts, which names them too): an empty inbox per test.
