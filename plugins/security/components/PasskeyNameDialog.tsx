@@ -80,7 +80,7 @@ export const PasskeyNameDialog = observer(function PasskeyNameDialog({
       }
       onCancel={onClose}
       afterClose={afterClose}
-      maskClosable={!busy}
+      mask={{ closable: !busy }}
       width={480}
       data-testid="security-passkey-dialog"
       footer={[

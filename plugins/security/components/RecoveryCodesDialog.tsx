@@ -145,7 +145,7 @@ export const RecoveryCodesDialog = observer(function RecoveryCodesDialog({
       open={open}
       title={<FormattedMessage id="security.twoFactor.codes.dialogTitle" />}
       closable={false}
-      maskClosable={false}
+      mask={{ closable: false }}
       keyboard={false}
       afterClose={afterClose}
       width={560}

@@ -101,7 +101,7 @@ export const TotpSetupDialog = observer(function TotpSetupDialog({
       title={<FormattedMessage id="security.twoFactor.totp.dialogTitle" />}
       onCancel={() => store.cancelTotp()}
       afterClose={afterClose}
-      maskClosable={false}
+      mask={{ closable: false }}
       width={520}
       data-testid="security-totp-dialog"
       footer={[
