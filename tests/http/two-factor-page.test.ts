@@ -491,7 +491,7 @@ describe('the security page’s second factors', () => {
     expect([last.status, last.json.code]).toEqual([409, 'SecondFactorRequiredByOrganization']);
     expect(last.json.message).toContain('企业 Acme');
     const en = await dora.req('DELETE', P.totp, { headers: { 'accept-language': 'en-US' } });
-    expect(en.json.message).toContain('The organisation Acme requires a second factor');
+    expect(en.json.message).toContain('The organization Acme requires a second factor');
     const after = await state(dora);
     expect(after.totp).not.toBeNull();
     expect(after.required_by).toEqual({ org: 'Acme', deadline });

@@ -17,7 +17,7 @@ export const messages = defineServerMessages({
     PasskeyNotFound: 'This passkey no longer exists.',
     RecoveryCodesNoFactor: 'Recovery codes come with a second factor: add an authenticator app or a passkey first.',
     SecondFactorRequiredByOrganization:
-      'The organisation {org} requires a second factor of its members: add another authenticator app or passkey before removing this one.',
+      'The organization {org} requires a second factor of its members: add another authenticator app or passkey before removing this one.',
   },
   zh_CN: {
     SessionNotFound: '该会话已结束。',
