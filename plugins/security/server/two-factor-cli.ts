@@ -17,7 +17,7 @@ export function proofingNeeded(username: string): string {
     'the person asking is the account owner through a channel an attacker does not control (e.g. a video call',
     'against an identity document, a request confirmed by their manager through the organisation, an in-person',
     'check), then run again with --proofed "<how the identity was proved, by whom, ticket number>".',
-    'The removal is written to the account history and the owner is told by inbox message and mail.',
+    'The removal is written to the account history and the owner is told by an inbox message and an email.',
   ].join('\n');
 }
 
