@@ -63,6 +63,25 @@ describe('page bootstrap', () => {
     expect(odd.bootstrap).toEqual({ locale: 'zh_CN' });
   });
 
+  it("keeps the second factor's deadline when it is a number, and the name of an organisation refusing for it", () => {
+    const me = { id: 'u1', username: 'alice' };
+    const boot = (organization: unknown, more: Record<string, unknown> = {}) =>
+      parsePageConfig(JSON.stringify({ bootstrap: { locale: 'en_US', me, organization, apps: [], ...more } }))
+        .bootstrap;
+    const org = { id: 'o1', name: 'Acme', logo: null };
+    expect(boot({ ...org, second_factor_deadline: 1_800_000_000_000 })?.organization).toEqual({
+      ...org,
+      second_factor_deadline: 1_800_000_000_000,
+    });
+    expect(boot({ ...org, second_factor_deadline: 'soon' })?.organization).toEqual(org);
+    const refused = boot(null, {
+      organizationError: 'OrganizationSecondFactorRequired',
+      refusedOrganizationName: 'Acme',
+    });
+    expect(refused).toMatchObject({ organization: null, refusedOrganizationName: 'Acme' });
+    expect(boot(null, { refusedOrganizationName: 7 })).not.toHaveProperty('refusedOrganizationName');
+  });
+
   it("keeps the plugins' data of a page without a session (the sign-in page's waiting account)", () => {
     const plugins = { login: { pendingBind: null } };
     const anonymous = parsePageConfig(JSON.stringify({ bootstrap: { locale: 'zh_CN', plugins } }));

@@ -83,12 +83,16 @@ export function parseBootstrap(raw: unknown): PageBootstrap | undefined {
       isRecord(org) && typeof org.id === 'string' && typeof org.name === 'string'
         ? (org as unknown as NonNullable<PageBootstrap['organization']>)
         : null;
+    // The second factor's deadline is a date the shell formats: anything but a number is no deadline.
+    if (boot.organization && typeof boot.organization.second_factor_deadline !== 'number')
+      delete boot.organization.second_factor_deadline;
     boot.apps = Array.isArray(raw.apps)
       ? raw.apps.filter(
           (a): a is NonNullable<PageBootstrap['apps']>[number] => isRecord(a) && typeof a.identity === 'string',
         )
       : null;
     boot.organizationError = typeof raw.organizationError === 'string' ? raw.organizationError : null;
+    if (typeof raw.refusedOrganizationName === 'string') boot.refusedOrganizationName = raw.refusedOrganizationName;
   }
   // Each plugin checks its own part (StoreCore.pageData); a page without a session may have some too (sign-in).
   if (isRecord(raw.plugins)) boot.plugins = raw.plugins;
