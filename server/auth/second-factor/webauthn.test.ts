@@ -132,6 +132,22 @@ describe('assertion as a second factor', () => {
     expect(await fx.factors.verify(erin, { method: 'webauthn', response: good })).toBe(true);
   });
 
+  it('keeps an account’s ten latest challenges, the newest always answerable', async () => {
+    const lou = await fx.user('lou');
+    const { auth } = await enrolled(lou, 'lou');
+    const first = await fx.factors.assertionOptions(lou);
+    for (let i = 0; i < 12; i++) await fx.factors.assertionOptions(lou);
+    const latest = await fx.factors.assertionOptions(lou);
+    const rows = await fx.database.db
+      .selectFrom('webauthn_challenges')
+      .select('purpose')
+      .where('user_id', '=', lou)
+      .execute();
+    expect(rows).toHaveLength(10);
+    expect(await fx.factors.verify(lou, { method: 'webauthn', response: auth.assert(latest) })).toBe(true);
+    expect(await fx.factors.verify(lou, { method: 'webauthn', response: auth.assert(first) })).toBe(false);
+  });
+
   it('refuses an expired challenge', async () => {
     const hal = await fx.user('hal');
     const { auth } = await enrolled(hal, 'hal');

@@ -52,6 +52,9 @@ export interface WebauthnDeps {
   userVerification: WebauthnUserVerification;
 }
 
+/** Unanswered challenges an account keeps per purpose (the newest). */
+const CHALLENGES_KEPT_PER_ACCOUNT = 10;
+
 /** What a challenge was issued for. */
 type Purpose = 'register' | 'assert';
 
@@ -62,14 +65,34 @@ export function userHandleOf(userId: string): string {
 
 /** Keeps a challenge (its SHA-256 only) single use for an account, or anyone (null), until it expires. */
 async function keepChallenge(deps: WebauthnDeps, challenge: string, userId: string | null, purpose: Purpose) {
+  const hash = sha256(challenge);
   await deps.db
     .insertInto('webauthn_challenges')
     .values({
-      challenge_hash: sha256(challenge),
+      challenge_hash: hash,
       user_id: userId,
       purpose,
       expires_at: deps.clock.now().getTime() + WEBAUTHN_CHALLENGE_SECONDS * 1000,
     })
+    .execute();
+  if (userId === null) return;
+  // An account keeps its latest few challenges per purpose (tabs, retries); asking for more drops the oldest, so
+  // the table does not grow with a session asking in a loop. Anyone's (passkey sign-in) are limited by the route.
+  await deps.db
+    .deleteFrom('webauthn_challenges')
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('challenge_hash', '!=', hash)
+    .where('challenge_hash', 'not in', (eb) =>
+      eb
+        .selectFrom('webauthn_challenges as kept')
+        .select('kept.challenge_hash')
+        .where('kept.user_id', '=', userId)
+        .where('kept.purpose', '=', purpose)
+        .where('kept.challenge_hash', '!=', hash)
+        .orderBy('kept.expires_at', 'desc')
+        .limit(CHALLENGES_KEPT_PER_ACCOUNT - 1),
+    )
     .execute();
 }
 
@@ -353,7 +376,7 @@ async function judgeAssertion(
         id: cred.credential_id,
         publicKey: new Uint8Array(Buffer.from(cred.public_key, 'base64url')),
         counter: stored,
-        transports: transportsOf(cred.transports) as never,
+        transports: transportsOf(cred.transports),
       },
       requireUserVerification: requireUv,
     });
