@@ -78,6 +78,7 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       dingtalk: 'DingTalk',
       lark: 'Lark',
       wecom: 'WeCom',
+      passkey: 'passkey',
     },
     how: {
       settings: 'in the settings',
@@ -152,6 +153,7 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       dingtalk: '钉钉',
       lark: '飞书',
       wecom: '企业微信',
+      passkey: '通行密钥',
     },
     how: {
       settings: '在设置中修改',
