@@ -116,6 +116,10 @@ describe('the security page’s second factors', () => {
     secrets.push(...(confirm.json.recovery_codes ?? []));
     return { secret, added: confirm.json };
   };
+  const noLink = (m: SinkMail) => {
+    expect(m.links, m.text).toEqual([]);
+    expect(m.text).not.toMatch(/https?:|www\.|\/users\//);
+  };
   const history = async (c: Client): Promise<HistoryEntry[]> => {
     const a = await c.req('GET', `${P.history}?group=second-factor&limit=100`);
     expect(a.status, a.text).toBe(200);
@@ -287,12 +291,18 @@ describe('the security page’s second factors', () => {
     expect((await hugo.req('DELETE', P.totp)).status).toBe(200);
     const [removedApp] = await mailsTo('hugo@example.com', since);
     expect(removedApp.subject).toBe('A two-factor method was removed from your account');
-    for (const m of [added, codes, removedKey, removedApp]) {
-      expect(m.links, m.text).toEqual([]);
-      expect(m.text).not.toMatch(/https?:|www\.|\/users\//);
-    }
+    for (const m of [added, codes, removedKey, removedApp]) noLink(m);
 
-    const entries = await history(hugo);
+    // A recovery code used at a sign-in (the core's judge emits it): mailed with how many are left, a warning at two.
+    since = sink.mails.length;
+    s.clock.advance(1000);
+    await s.ctx.events.emit({ type: 'recovery-code.used', left: 2, to: { userId: s.users.hugo.id } });
+    const [used] = await mailsTo('hugo@example.com', since);
+    expect(used.subject).toBe('A recovery code was used to sign in');
+    expect(used.text).toContain('2 unused code(s) left. Make new ones soon');
+    noLink(used);
+
+    const entries = (await history(hugo)).slice(1);
     expect(entries.map((e) => [e.kind, e.detail])).toEqual([
       ['second-factor.removed', { factor: 'totp', by: 'member' }],
       ['second-factor.removed', { factor: 'webauthn', name: 'YubiKey', by: 'member' }],
@@ -312,7 +322,8 @@ describe('the security page’s second factors', () => {
     });
     expect(zh.text).toContain('"已添加两步验证方式","身份验证器应用"');
 
-    expect((await inboxTitles(hugo)).slice(0, 4)).toEqual([
+    expect((await inboxTitles(hugo)).slice(0, 5)).toEqual([
+      'Recovery code used',
       'Two-factor method removed',
       'Two-factor method removed',
       'New recovery codes',
