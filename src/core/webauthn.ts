@@ -1,8 +1,7 @@
 // Passkeys and security keys in the browser (issue 41), for every page that asks for one: the sign-in page (a
 // passkey sign-in, the second step), the recovery wizard and the security page. `@simplewebauthn/browser` is loaded
-// only when a passkey is actually used (its own chunk), so no first load carries it; the one check a page renders
-// with (`browserSupportsWebAuthn`) is a few bytes of the same package, tree-shaken into the page's chunk.
-import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
+// only when a passkey is actually used (its own chunk, about 4 KB gzip), so no first load carries it: a page decides
+// whether to offer a passkey with the platform's own feature test instead of the library's.
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { useSyncExternalStore } from 'react';
 import type { AuthenticationOptions, AuthenticationResponse } from '../../schemas/second-factor';
@@ -47,11 +46,13 @@ export function passkeyFailure(reason: 'cancelled' | 'unsupported' | 'failed'): 
 }
 
 const noSubscription = () => () => {};
+/** WebAuthn's feature test (a browser with it has the `PublicKeyCredential` interface); the library's is the same. */
+const hasWebAuthn = () => typeof globalThis.PublicKeyCredential === 'function';
 
 /**
  * Whether this browser can use passkeys at all, for showing a passkey button: false on the service's first render
  * (no browser there) and during hydration, then the browser's answer, so the painted page and the app agree.
  */
 export function usePasskeySupport(): boolean {
-  return useSyncExternalStore(noSubscription, browserSupportsWebAuthn, () => false);
+  return useSyncExternalStore(noSubscription, hasWebAuthn, () => false);
 }

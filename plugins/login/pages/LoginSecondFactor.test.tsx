@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBackend, ok, serviceError, type FakeRoutes } from '../../../tests/kit/fake-backend';
 import { renderWithCore, TEST_USER } from '../../../tests/kit/web';
 import LoginPage from './LoginPage';
@@ -13,8 +13,12 @@ vi.mock('@simplewebauthn/browser', () => webauthn);
 
 let leaving: { mockRestore(): void } | undefined;
 
+// A browser with WebAuthn (the page offers a passkey sign-in by the platform's feature test).
+beforeEach(() => vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {}));
+
 afterEach(() => {
   cleanup();
+  vi.unstubAllGlobals();
   leaving?.mockRestore();
   webauthn.startAuthentication.mockReset();
   webauthn.browserSupportsWebAuthn.mockReset().mockReturnValue(true);
@@ -238,12 +242,12 @@ describe('sign-in page: sign in with a passkey', () => {
   });
 
   it('is not offered where the browser has no WebAuthn; says so in Chinese where it has', async () => {
-    webauthn.browserSupportsWebAuthn.mockReturnValue(false);
+    vi.unstubAllGlobals();
     const view = await open();
     await screen.findByLabelText('Account');
     expect(screen.queryByTestId('passkey-sign-in')).toBeNull();
     view.unmount();
-    webauthn.browserSupportsWebAuthn.mockReturnValue(true);
+    vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
     await open({ locale: 'zh_CN' });
     expect(await screen.findByRole('button', { name: '使用通行密钥登录' })).toBeTruthy();
   });
