@@ -6,6 +6,7 @@ import { startSmtpSink, type SinkMail, type SmtpSink } from '../kit/smtp';
 import { expectNoSecrets } from '../kit/secrets';
 import { relyingParty, totpCode } from '../../server/auth/second-factor/index';
 import { SoftAuthenticator } from '../kit/soft-authenticator';
+import { TWO_FACTOR_STARTS_PER_MINUTE } from '../../plugins/security/server/two-factor-routes';
 import { REAUTH_PATHS } from '../../schemas/reauth';
 import { ManualClock } from '../../server/clock';
 import {
@@ -498,6 +499,10 @@ describe('the security page’s second factors', () => {
     const key = await insertPasskey(s, s.users.dora.id, 'dora key');
     // Two factors: either may go; the last may not.
     expect((await dora.req('DELETE', passkeyPath(key))).status).toBe(200);
+    // Another account's (or an unknown) passkey is still only unknown to her, requirement or not.
+    const alices = await insertPasskey(s, s.users.alice.id, 'not dora’s');
+    const foreign = await dora.req('DELETE', passkeyPath(alices));
+    expect([foreign.status, foreign.json.code]).toEqual([404, 'PasskeyNotFound']);
     const last = await dora.req('DELETE', P.totp);
     expect([last.status, last.json.code]).toEqual([409, 'SecondFactorRequiredByOrganization']);
     expect(last.json.message).toContain('企业 Acme');
@@ -556,6 +561,26 @@ describe('the security page’s second factors', () => {
 
     const nothing = await adminOn(s, 'remove-factors', '--username', 'dora', '--proofed', 'again');
     expect(nothing.out).toContain('dora has no second factor; nothing removed');
+  });
+
+  it('limits set-ups and passkey options to TWO_FACTOR_STARTS_PER_MINUTE per account (each stores a secret or a challenge)', async () => {
+    const bob = s.clients.bob;
+    await prove(bob);
+    s.clock.advance(MIN);
+    const answers: number[] = [];
+    for (let i = 0; i < TWO_FACTOR_STARTS_PER_MINUTE + 1; i++) {
+      const a = await bob.req('POST', P.totp);
+      answers.push(a.status);
+      if (a.status === 200) secrets.push(a.json.secret);
+    }
+    expect(answers.slice(0, -1).every((x) => x === 200)).toBe(true);
+    expect(answers.at(-1)).toBe(429);
+    // The other account's starts are its own.
+    await prove(s.clients.gina);
+    expect((await s.clients.gina.req('POST', P.totp)).status).toBe(200);
+    s.clock.advance(MIN + 1000);
+    await prove(bob);
+    expect((await bob.req('POST', P.totp)).status).toBe(200);
   });
 
   it('never writes a secret or a recovery code to the log', () => {

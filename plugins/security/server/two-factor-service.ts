@@ -86,9 +86,6 @@ export function passkeyName(value: string): string {
 /** The core's view of who a factor is made for. */
 const factorUser = (u: SessionUser) => ({ id: u.id, username: u.username, name: u.name });
 
-/** Whether the account has a factor before a change: the first one brings recovery codes. */
-const hasFactor = (f: SecondFactors, userId: string) => f.hasFactor(userId);
-
 /** Ten new recovery codes when `first`, else none (an account's codes come with its first factor). */
 async function codesIfFirst(f: SecondFactors, userId: string, first: boolean): Promise<string[] | null> {
   return first ? f.newRecoveryCodes(userId) : null;
@@ -108,6 +105,9 @@ async function belowPasskeyLimit(f: SecondFactors, userId: string): Promise<void
  */
 async function mayRemove(deps: TwoFactorDeps, userId: string, removing: { passkey: string } | 'totp'): Promise<void> {
   const summary = await deps.secondFactors.summary(userId);
+  // Nothing of the account's to remove (an unknown or another account's passkey): the removal answers 404 itself.
+  if (removing === 'totp' ? summary.totpSince === null : !summary.passkeys.some((p) => p.id === removing.passkey))
+    return;
   const app = removing !== 'totp' && summary.totpSince !== null ? 1 : 0;
   const left = app + summary.passkeys.filter((p) => removing !== 'totp' && p.id !== removing.passkey).length;
   if (left > 0) return;
@@ -127,7 +127,7 @@ export function startTotp(deps: TwoFactorDeps, user: SessionUser) {
  */
 export async function confirmTotp(deps: TwoFactorDeps, userId: string, code: string): Promise<FactorAdded> {
   const f = deps.secondFactors;
-  const first = !(await hasFactor(f, userId));
+  const first = !(await f.hasFactor(userId));
   if (!(await f.confirmTotp(userId, code))) {
     const waiting = await deps.db
       .selectFrom('totp_factors')
@@ -169,7 +169,7 @@ export async function addPasskey(
   const f = deps.secondFactors;
   const name = passkeyName(input.name);
   await belowPasskeyLimit(f, userId);
-  const first = !(await hasFactor(f, userId));
+  const first = !(await f.hasFactor(userId));
   const added = await f.register(userId, input.response, name);
   if (!added) throw new AppError(400, 'PasskeyNotVerified');
   if ((await f.summary(userId)).passkeys.length > WEBAUTHN_CREDENTIALS_MAX) {
@@ -208,7 +208,7 @@ export async function removePasskey(deps: TwoFactorDeps, userId: string, id: str
 
 /** Ten new recovery codes, the old ones void; only for an account with a factor (409 RecoveryCodesNoFactor). */
 export async function regenerateRecoveryCodes(deps: TwoFactorDeps, userId: string): Promise<{ codes: string[] }> {
-  if (!(await hasFactor(deps.secondFactors, userId))) throw new AppError(409, 'RecoveryCodesNoFactor');
+  if (!(await deps.secondFactors.hasFactor(userId))) throw new AppError(409, 'RecoveryCodesNoFactor');
   const codes = await deps.secondFactors.newRecoveryCodes(userId);
   await deps.events.emit({ type: 'recovery-codes.generated', count: codes.length, to: { userId } });
   return { codes };
