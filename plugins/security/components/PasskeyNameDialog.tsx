@@ -1,4 +1,4 @@
-import { Alert, Button, Form, Input, Modal, Typography, type InputRef } from 'antd';
+import { Alert, Button, Input, Modal, Typography, type InputRef } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -113,30 +113,43 @@ export const PasskeyNameDialog = observer(function PasskeyNameDialog({
           <FormattedMessage id="security.twoFactor.passkeys.addHint" />
         </Typography.Paragraph>
       )}
-      {/* Enter in the field goes on (a form's implicit submission). */}
-      <Form layout="vertical" requiredMark={false} onFinish={() => void submit()}>
-        <Form.Item
-          label={<FormattedMessage id="security.twoFactor.passkeys.name" />}
-          htmlFor="security-passkey-name"
-          validateStatus={problem ? 'error' : undefined}
-          help={problem ? <span role="alert">{problem}</span> : undefined}
-          extra={adding ? <FormattedMessage id="security.twoFactor.passkeys.nameHint" /> : undefined}
-          style={{ marginBottom: 0 }}
-        >
-          <Input
-            id="security-passkey-name"
-            ref={field}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            maxLength={FACTOR_NAME_MAX}
-            showCount
-            autoComplete="off"
-            placeholder={t('security.twoFactor.passkeys.namePlaceholder')}
-            aria-invalid={problem ? true : undefined}
-            data-testid="security-passkey-name-input"
-          />
-        </Form.Item>
-      </Form>
+      {/* Enter in the field goes on; antd's Form stays out of the page's shared scripts (one field here). */}
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <label htmlFor="security-passkey-name" style={{ display: 'block', marginBottom: 8 }}>
+          <FormattedMessage id="security.twoFactor.passkeys.name" />
+        </label>
+        <Input
+          id="security-passkey-name"
+          ref={field}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          maxLength={FACTOR_NAME_MAX}
+          showCount
+          autoComplete="off"
+          placeholder={t('security.twoFactor.passkeys.namePlaceholder')}
+          status={problem ? 'error' : undefined}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? 'security-passkey-problem' : adding ? 'security-passkey-hint' : undefined}
+          data-testid="security-passkey-name-input"
+        />
+        {problem ? (
+          <Typography.Paragraph type="danger" id="security-passkey-problem" role="alert" style={{ margin: '4px 0 0' }}>
+            {problem}
+          </Typography.Paragraph>
+        ) : (
+          adding && (
+            <Typography.Paragraph type="secondary" id="security-passkey-hint" style={{ margin: '4px 0 0' }}>
+              <FormattedMessage id="security.twoFactor.passkeys.nameHint" />
+            </Typography.Paragraph>
+          )
+        )}
+      </form>
     </Modal>
   );
 });

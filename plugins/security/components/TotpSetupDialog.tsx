@@ -1,5 +1,5 @@
 import { CopyOutlined } from '@ant-design/icons';
-import { Button, Form, Input, Modal, Typography, type InputRef } from 'antd';
+import { Button, Input, Modal, Typography, type InputRef } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -179,36 +179,46 @@ export const TotpSetupDialog = observer(function TotpSetupDialog({
               values={{ digits: TOTP_DIGITS, seconds: TOTP_PERIOD_SECONDS }}
             />
           </Typography.Paragraph>
-          {/* Enter in the field confirms (a form's implicit submission). */}
-          <Form layout="vertical" requiredMark={false} onFinish={() => void submit()}>
-            <Form.Item
-              label={
-                <span>
-                  <strong>3. </strong>
-                  <FormattedMessage id="security.twoFactor.totp.step.code" />
-                </span>
-              }
-              htmlFor="security-totp-code"
-              validateStatus={problem ? 'error' : undefined}
-              help={problem ? <span role="alert">{problem}</span> : undefined}
-              style={{ marginBottom: 0 }}
-            >
-              <Input
-                id="security-totp-code"
-                ref={field}
-                value={code}
-                onChange={(e) => setCode(e.target.value.replace(/[^0-9 ]/g, ''))}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                // A code shown as "123 456" may be typed with its space.
-                maxLength={TOTP_DIGITS + 1}
-                placeholder={'0'.repeat(TOTP_DIGITS)}
-                aria-invalid={problem ? true : undefined}
-                style={{ maxWidth: 200, fontSize: 18, letterSpacing: 4, fontVariantNumeric: 'tabular-nums' }}
-                data-testid="security-totp-code"
-              />
-            </Form.Item>
-          </Form>
+          {/* Enter in the field confirms; antd's Form stays out of the page's shared scripts (one field here). */}
+          <form
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              void submit();
+            }}
+          >
+            <label htmlFor="security-totp-code" style={{ display: 'block', marginBottom: 8 }}>
+              <strong>3. </strong>
+              <FormattedMessage id="security.twoFactor.totp.step.code" />
+            </label>
+            <Input
+              id="security-totp-code"
+              ref={field}
+              value={code}
+              onChange={(e) => setCode(e.target.value.replace(/[^0-9 ]/g, ''))}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              // A code shown as "123 456" may be typed with its space.
+              maxLength={TOTP_DIGITS + 1}
+              placeholder={'0'.repeat(TOTP_DIGITS)}
+              status={problem ? 'error' : undefined}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? 'security-totp-problem' : undefined}
+              style={{ maxWidth: 200, fontSize: 18, letterSpacing: 4, fontVariantNumeric: 'tabular-nums' }}
+              data-testid="security-totp-code"
+            />
+            {problem && (
+              <Typography.Paragraph
+                type="danger"
+                id="security-totp-problem"
+                role="alert"
+                style={{ margin: '4px 0 0' }}
+                data-testid="security-totp-problem"
+              >
+                {problem}
+              </Typography.Paragraph>
+            )}
+          </form>
         </>
       )}
     </Modal>

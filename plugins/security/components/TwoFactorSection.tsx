@@ -18,15 +18,15 @@ import type { Toast, Translate } from './words';
 
 /** The app's setup dialog, loaded when it first opens. */
 const TotpSetupDialog = lazyOverlay(() =>
-  import(/* webpackChunkName: "plugin-security-totp" */ './TotpSetupDialog').then((m) => m.TotpSetupDialog),
+  import(/* webpackChunkName: "plugin-security-dialogs" */ './TotpSetupDialog').then((m) => m.TotpSetupDialog),
 );
 /** The one-time display of recovery codes, loaded when it first opens. */
 const RecoveryCodesDialog = lazyOverlay(() =>
-  import(/* webpackChunkName: "plugin-security-codes" */ './RecoveryCodesDialog').then((m) => m.RecoveryCodesDialog),
+  import(/* webpackChunkName: "plugin-security-dialogs" */ './RecoveryCodesDialog').then((m) => m.RecoveryCodesDialog),
 );
 /** Naming a new passkey, or renaming one, loaded when it first opens. */
 const PasskeyNameDialog = lazyOverlay(() =>
-  import(/* webpackChunkName: "plugin-security-passkey" */ './PasskeyNameDialog').then((m) => m.PasskeyNameDialog),
+  import(/* webpackChunkName: "plugin-security-dialogs" */ './PasskeyNameDialog').then((m) => m.PasskeyNameDialog),
 );
 
 /** Props of the two-factor part of the page. */

@@ -14,7 +14,7 @@ import { useNow } from '../../../src/core/ui/useNow';
 
 /** The "this wasn't me" dialog, loaded when it first opens (src/core/ui/lazyOverlay.tsx). */
 const NotMeDialog = lazyOverlay(() =>
-  import(/* webpackChunkName: "plugin-security-not-me" */ '../components/NotMeDialog').then((m) => m.NotMeDialog),
+  import(/* webpackChunkName: "plugin-security-dialogs" */ '../components/NotMeDialog').then((m) => m.NotMeDialog),
 );
 
 /** The query that opens "this wasn't me" with the page (the inbox's messages about sensitive actions link to it). */
