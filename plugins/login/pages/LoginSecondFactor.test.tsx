@@ -99,11 +99,14 @@ describe('sign-in page: the second step', () => {
   it('a wrong code says so and empties the field for the next one', async () => {
     const { backend } = await open({ routes: { [STEP]: serviceError(401, 'SecondFactorWrong', 'x') } });
     await firstStep();
+    await waitFor(() => expect(document.activeElement).toBe(codeField()));
     await act(async () => fireEvent.change(codeField(), { target: { value: '000000' } }));
     expect((await screen.findByRole('alert')).textContent).toContain(
       'The code or passkey was not accepted, please try again',
     );
     await waitFor(() => expect(codeField().value).toBe(''));
+    // The keyboard stays in the field for the next code.
+    expect(document.activeElement).toBe(codeField());
     expect(backend.callsTo(STEP)).toHaveLength(1);
     expect(screen.getByRole('heading', { name: 'Two-factor authentication' })).toBeTruthy();
   });

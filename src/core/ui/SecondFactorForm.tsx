@@ -76,7 +76,8 @@ export function SecondFactorForm({
   const busy = submitting || passkeyPending;
 
   useEffect(() => {
-    if (resetKey) form.resetFields();
+    // Emptied in place (a reset would mount a new input, and the keyboard's focus would be lost with the old one).
+    if (resetKey) form.setFieldValue('code', '');
   }, [resetKey, form]);
 
   useEffect(() => {
