@@ -114,7 +114,9 @@ test.describe('with a passkey', () => {
   // the same service as http://localhost:<port> throughout (cookies are per host).
   test.use({ baseURL: async ({ baseURL }, use) => use(onLocalhost(baseURL!)) });
 
-  test('a passkey added on the security page signs in alone, without name or password', async ({ page }, info) => {
+  test('a passkey added on the security page signs in alone, without name or password, and answers the second step', async ({
+    page,
+  }, info) => {
     const zh = zhEditions.includes(info.project.name);
     const user = E2E_USERS.twoFactorPasskey;
     const device = await addVirtualAuthenticator(page);
@@ -146,6 +148,15 @@ test.describe('with a passkey', () => {
     expect(used.signCount).toBeGreaterThan(made.signCount);
     await page.goto(SECURITY);
     await expect(section.getByTestId('security-passkey')).toContainText(zh ? '最近使用' : 'Last used');
+
+    // After the password, the same passkey answers the second step (the account's passkeys are the ones allowed).
+    await signOut(page);
+    await typePassword(page, user);
+    const answer = page.getByTestId('second-factor-passkey');
+    await expect(answer).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/users\/settings\/profile$/);
+    expect((await device.credentials())[0].signCount).toBeGreaterThan(used.signCount);
   });
 });
 
