@@ -184,6 +184,8 @@ describe('passkey sign-in (discoverable, no name)', () => {
     const leeAuth = (await enrolled(lee, 'lee')).auth;
     const options = await fx.factors.assertionOptions(null);
     expect(options.allowCredentials).toEqual([]);
+    expect(options.userVerification).toBe('required');
+    expect((await fx.factors.assertionOptions(kim)).userVerification).toBe('preferred');
     expect(await fx.factors.verifyPasswordless(leeAuth.assert(options))).toBe(lee);
     expect(await fx.factors.verifyPasswordless(kimAuth.assert(await fx.factors.assertionOptions(null)))).toBe(kim);
     // A challenge issued for an account (a second factor) does not serve a passkey sign-in.

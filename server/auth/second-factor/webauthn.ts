@@ -317,7 +317,8 @@ export async function assertionOptions(deps: WebauthnDeps, userId: string | null
     rpID: deps.rp.rpID,
     allowCredentials: creds.map((c) => ({ id: c.credential_id, transports: transportsOf(c.transports) })),
     timeout: WEBAUTHN_CHALLENGE_SECONDS * 1000,
-    userVerification: deps.userVerification,
+    // A passkey sign-in stands for both factors: it asks the authenticator to verify its user (see verifyPasswordless).
+    userVerification: userId === null && deps.userVerification === 'preferred' ? 'required' : deps.userVerification,
   });
   await keepChallenge(deps, o.challenge, userId, 'assert');
   return {
