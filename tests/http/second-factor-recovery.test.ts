@@ -177,6 +177,22 @@ describe('password recovery of an account with a second factor', () => {
     expect(ok.status, ok.text).toBe(200);
   });
 
+  it("one account's ticket names nothing under another account's name: no options, no reset, nothing judged", async () => {
+    const victim = await twoFactor();
+    const attacker = await twoFactor();
+    const { c, ticket } = await upToTicket(attacker.name);
+    const opts = await call(c, 'POST', recoveryFactorOptionsPath(victim.name), { ticket });
+    expect(opts.status).toBe(400);
+    expect(opts.json.code).toBe('RecoveryPageInvalid');
+    const reset1 = await reset(c, victim.name, ticket, totp(attacker.secret));
+    expect(reset1.status).toBe(400);
+    expect(reset1.json.code).toBe('RecoveryPageInvalid');
+    expect(await passwordWorks(victim.name, OLD)).toBe(true);
+    expect(await passwordWorks(victim.name, NEW)).toBe(false);
+    // The attacker's own code was not judged (nor spent) there.
+    expect((await reset(c, attacker.name, ticket, totp(attacker.secret))).status).toBe(200);
+  });
+
   it('wrong answers count in the sign-in lockout: the 5th locks, and the recovery cannot end while locked', async () => {
     const account = await twoFactor();
     const { c, ticket } = await upToTicket(account.name);
