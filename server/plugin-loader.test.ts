@@ -80,6 +80,9 @@ describe('server slices', () => {
       '067-account-history',
       '068-mark-browsers',
       '069-account-holds',
+      '070-second-factors',
+      '071-org-second-factor',
+      '072-sign-in-steps',
     ]);
     const clash = defineServerPlugin({ id: 'clash', migrations: { '002-usage-logs': coreMigrations['001-initial'] } });
     expect(() => allMigrations([clash])).toThrow(/"002-usage-logs" of plugin "clash" is already defined by the core/);
