@@ -51,13 +51,16 @@ interface NameDialog {
   seq: number;
 }
 
-/** One way to sign in a second time: its icon, name, what it is, its state, its actions, and what it lists. */
+/**
+ * One way to sign in a second time: its icon, name and state, what it is, a detail (since when, why not), its actions
+ * beside (or, on a narrow window, under) the text, and what it lists below.
+ */
 function MethodRow(props: {
   icon: ReactNode;
   titleId: string;
   descriptionId: string;
-  descriptionValues?: Record<string, ReactNode>;
   state?: ReactNode;
+  details?: ReactNode;
   actions?: ReactNode;
   children?: ReactNode;
   testId: string;
@@ -68,26 +71,35 @@ function MethodRow(props: {
       role="group"
       aria-labelledby={headingId}
       data-testid={props.testId}
-      style={{ padding: '12px 0', borderTop: '1px solid var(--ant-color-split, rgba(5, 5, 5, 0.06))' }}
+      style={{
+        display: 'flex',
+        gap: 12,
+        alignItems: 'flex-start',
+        padding: '12px 0',
+        borderTop: '1px solid var(--ant-color-split, rgba(5, 5, 5, 0.06))',
+      }}
     >
-      <div style={{ display: 'flex', gap: 12, alignItems: 'flex-start', flexWrap: 'wrap' }}>
-        <span aria-hidden style={{ fontSize: 20, lineHeight: '24px', flex: '0 0 auto' }}>
-          {props.icon}
-        </span>
-        <div style={{ flex: '1 1 220px', minWidth: 0 }}>
-          <Typography.Title id={headingId} level={3} style={{ fontSize: 14, margin: 0, lineHeight: '24px' }}>
-            <FormattedMessage id={props.titleId} />
-            {props.state}
-          </Typography.Title>
-          <Typography.Text type="secondary">
-            <FormattedMessage id={props.descriptionId} values={props.descriptionValues} />
-          </Typography.Text>
+      <span aria-hidden style={{ fontSize: 20, lineHeight: '24px', flex: '0 0 auto' }}>
+        {props.icon}
+      </span>
+      <div style={{ flex: '1 1 auto', minWidth: 0 }}>
+        <div style={{ display: 'flex', gap: '8px 12px', alignItems: 'flex-start', flexWrap: 'wrap' }}>
+          <div style={{ flex: '1 1 240px', minWidth: 0 }}>
+            <Typography.Title id={headingId} level={3} style={{ fontSize: 14, margin: 0, lineHeight: '24px' }}>
+              <FormattedMessage id={props.titleId} />
+              {props.state}
+            </Typography.Title>
+            <Typography.Text type="secondary" style={{ display: 'block' }}>
+              <FormattedMessage id={props.descriptionId} />
+            </Typography.Text>
+            {props.details && <div style={{ marginTop: 4 }}>{props.details}</div>}
+          </div>
+          {props.actions && (
+            <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', flex: '0 0 auto' }}>{props.actions}</div>
+          )}
         </div>
-        {props.actions && (
-          <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', flex: '0 0 auto' }}>{props.actions}</div>
-        )}
+        {props.children && <div style={{ marginTop: 8 }}>{props.children}</div>}
       </div>
-      {props.children && <div style={{ marginTop: 8, paddingInlineStart: 32 }}>{props.children}</div>}
     </div>
   );
 }
@@ -232,6 +244,16 @@ export const TwoFactorSection = observer(function TwoFactorSection({
         icon={<MobileOutlined />}
         titleId="security.twoFactor.totp.title"
         descriptionId="security.twoFactor.totp.description"
+        details={
+          state.totp && (
+            <Typography.Text type="secondary" data-testid="security-totp-since">
+              <FormattedMessage
+                id="security.twoFactor.totp.since"
+                values={{ date: <LocalTime key="since" value={state.totp.since} /> }}
+              />
+            </Typography.Text>
+          )
+        }
         state={
           state.totp && (
             <StateTag color="success" testId="security-totp-state">
@@ -269,21 +291,21 @@ export const TwoFactorSection = observer(function TwoFactorSection({
             </Button>
           )
         }
-      >
-        {state.totp && (
-          <Typography.Text type="secondary" data-testid="security-totp-since">
-            <FormattedMessage
-              id="security.twoFactor.totp.since"
-              values={{ date: <LocalTime key="since" value={state.totp.since} /> }}
-            />
-          </Typography.Text>
-        )}
-      </MethodRow>
+      />
       <MethodRow
         testId="security-passkeys"
         icon={<KeyOutlined />}
         titleId="security.twoFactor.passkeys.title"
         descriptionId="security.twoFactor.passkeys.description"
+        details={
+          (!supported || full) && (
+            <Typography.Text type="secondary" id="security-passkeys-why">
+              {full
+                ? t('security.twoFactor.passkeys.full', { max: WEBAUTHN_CREDENTIALS_MAX })
+                : t('security.twoFactor.passkeys.unsupported')}
+            </Typography.Text>
+          )
+        }
         state={
           state.passkeys.length > 0 && (
             <StateTag color="success" testId="security-passkeys-state">
@@ -293,7 +315,6 @@ export const TwoFactorSection = observer(function TwoFactorSection({
         }
         actions={
           <Button
-            type={enabled ? 'default' : 'primary'}
             disabled={!supported || full}
             loading={store.adding}
             onClick={() => openName(null)}
@@ -304,13 +325,6 @@ export const TwoFactorSection = observer(function TwoFactorSection({
           </Button>
         }
       >
-        {(!supported || full) && (
-          <Typography.Paragraph type="secondary" id="security-passkeys-why" style={{ marginBottom: 8 }}>
-            {full
-              ? t('security.twoFactor.passkeys.full', { max: WEBAUTHN_CREDENTIALS_MAX })
-              : t('security.twoFactor.passkeys.unsupported')}
-          </Typography.Paragraph>
-        )}
         {state.passkeys.length === 0 ? (
           <Typography.Text type="secondary" data-testid="security-passkeys-empty">
             <FormattedMessage id="security.twoFactor.passkeys.empty" />
@@ -412,6 +426,13 @@ export const TwoFactorSection = observer(function TwoFactorSection({
         icon={<SafetyCertificateOutlined />}
         titleId="security.twoFactor.codes.title"
         descriptionId="security.twoFactor.codes.description"
+        details={
+          !enabled && (
+            <Typography.Text type="secondary">
+              <FormattedMessage id="security.twoFactor.codes.none" />
+            </Typography.Text>
+          )
+        }
         state={
           enabled && (
             <StateTag color={store.codesLow ? 'warning' : undefined} testId="security-recovery-codes-left">
@@ -439,19 +460,13 @@ export const TwoFactorSection = observer(function TwoFactorSection({
           )
         }
       >
-        {!enabled ? (
-          <Typography.Text type="secondary">
-            <FormattedMessage id="security.twoFactor.codes.none" />
-          </Typography.Text>
-        ) : (
-          store.codesLow && (
-            <Alert
-              type={state.recovery_codes_left === 0 ? 'error' : 'warning'}
-              showIcon
-              data-testid="security-recovery-codes-low"
-              title={t('security.twoFactor.codes.low', { left: state.recovery_codes_left })}
-            />
-          )
+        {store.codesLow && (
+          <Alert
+            type={state.recovery_codes_left === 0 ? 'error' : 'warning'}
+            showIcon
+            data-testid="security-recovery-codes-low"
+            title={t('security.twoFactor.codes.low', { left: state.recovery_codes_left })}
+          />
         )}
       </MethodRow>
     </>
