@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { CompiledQuery, ExpressionBuilder, Kysely } from 'kysely';
 import type { Clock } from '../clock';
 import type { DB, OrganizationsTable } from '../db/schema';
 import type { CoreCode } from '../i18n/index';
@@ -660,9 +660,9 @@ export interface OrgAccess {
   secondFactorDeadline: number | null;
 }
 
-/** The organisation as its member `userId` may enter it; undefined when not a member (or no such organisation). */
-export async function memberOrgAccess(db: Kysely<DB>, userId: string, orgId: string): Promise<OrgAccess | undefined> {
-  const row = await db
+/** The tenant check's query built for `db` once (its two parameters swapped per request): it runs on every one. */
+function accessQuery(db: Kysely<DB>) {
+  return db
     .selectFrom('memberships')
     .innerJoin('organizations', 'organizations.id', 'memberships.org_id')
     .select((eb) => [
@@ -683,9 +683,22 @@ export async function memberOrgAccess(db: Kysely<DB>, userId: string, orgId: str
         .end()
         .as('has_factor'),
     ])
-    .where('memberships.user_id', '=', userId)
-    .where('memberships.org_id', '=', orgId)
-    .executeTakeFirst();
+    .where('memberships.user_id', '=', '')
+    .where('memberships.org_id', '=', '')
+    .compile();
+}
+
+type AccessRow = ReturnType<typeof accessQuery> extends CompiledQuery<infer R> ? R : never;
+const accessQueries = new WeakMap<Kysely<DB>, CompiledQuery<AccessRow>>();
+
+/**
+ * The organisation as its member `userId` may enter it; undefined when not a member (or no such organisation). One
+ * query, compiled once per database (building and compiling it each time cost more than running it).
+ */
+export async function memberOrgAccess(db: Kysely<DB>, userId: string, orgId: string): Promise<OrgAccess | undefined> {
+  let query = accessQueries.get(db);
+  if (!query) accessQueries.set(db, (query = accessQuery(db)));
+  const row = (await db.executeQuery<AccessRow>({ ...query, parameters: [userId, orgId] })).rows[0];
   if (!row) return undefined;
   const policy = row.has_factor
     ? null
