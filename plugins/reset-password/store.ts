@@ -128,6 +128,7 @@ export class ResetPasswordStore extends SectionStore {
         'leave',
         'answerWithCode',
         'answerWithPasskey',
+        'clearFailure',
       ],
       computed: ['passwordKept'],
     });
@@ -220,6 +221,11 @@ export class ResetPasswordStore extends SectionStore {
       },
     });
     if (!r.ok) this.fail(r.failure, code);
+  }
+
+  /** Forgets the last failure (the member turned to another way of answering, where it does not apply). */
+  clearFailure(): void {
+    this.failure = null;
   }
 
   /** The factor step's code (the app's or a recovery code): kept for the reset, which it goes with. */

@@ -2,7 +2,7 @@ import { Button } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { FormattedMessage } from 'react-intl';
 import { useStore } from '../../../src/core/stores/root';
-import { SecondFactorForm } from '../../../src/core/ui/SecondFactorForm';
+import { SECOND_FACTOR_LINK_STYLE, SecondFactorForm } from '../../../src/core/ui/SecondFactorForm';
 
 /**
  * The sign-in's second step (issue 41): the account's factor (the app's code, a passkey or security key, a recovery
@@ -21,8 +21,15 @@ export const SecondFactorStep = observer(function SecondFactorStep() {
       resetKey={login.factorRound}
       onCode={(proof) => void login.answerWithCode(proof)}
       onPasskey={() => void login.answerWithPasskey()}
+      onSwitch={() => login.clearFailure()}
       footer={
-        <Button type="link" size="small" disabled={login.saving} onClick={() => login.startOver()}>
+        <Button
+          type="link"
+          size="small"
+          style={SECOND_FACTOR_LINK_STYLE}
+          disabled={login.saving}
+          onClick={() => login.startOver()}
+        >
           <FormattedMessage id="login.secondFactor.back" />
         </Button>
       }

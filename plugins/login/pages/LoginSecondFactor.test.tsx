@@ -109,6 +109,9 @@ describe('sign-in page: the second step', () => {
     expect(document.activeElement).toBe(codeField());
     expect(backend.callsTo(STEP)).toHaveLength(1);
     expect(screen.getByRole('heading', { name: 'Two-factor authentication' })).toBeTruthy();
+    // Another kind of code: what was said about the last one goes.
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Use a recovery code' })));
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('switches to a recovery code and back to the app, keyboard focus following', async () => {

@@ -23,6 +23,7 @@ export const FactorStep = observer(function FactorStep({ store }: { store: Reset
         resetKey={store.factorRound}
         onCode={(proof) => void store.answerWithCode(proof)}
         onPasskey={() => void store.answerWithPasskey()}
+        onSwitch={() => store.clearFailure()}
         submitLabel={
           <FormattedMessage id={store.passwordKept ? 'reset-password.reset.submit' : 'reset-password.common.next'} />
         }

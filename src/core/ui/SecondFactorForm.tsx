@@ -22,6 +22,8 @@ export interface SecondFactorFormProps {
   onPasskey: () => void;
   /** Bumped after a refused code: the field empties for the next try (a code of the app auto-submits at 6 digits). */
   resetKey?: number;
+  /** The member chose another kind of code: what the page said about the last one no longer applies. */
+  onSwitch?: () => void;
   /** The submit button's text; "Verify" by default. */
   submitLabel?: ReactNode;
   /** Under the form, e.g. the sign-in page's "Back". */
@@ -45,6 +47,10 @@ const digitsOnly = (v: unknown) =>
     .replace(/\D/g, '')
     .slice(0, TOTP_DIGITS);
 
+/** A link-styled button lined up with the form's edge. */
+export const SECOND_FACTOR_LINK_STYLE = { paddingInline: 0 } as const;
+const LINK = SECOND_FACTOR_LINK_STYLE;
+
 const HINT_IDS: Record<Mode, string> = {
   totp: 'core.secondFactor.totpHint',
   recovery: 'core.secondFactor.recoveryHint',
@@ -64,6 +70,7 @@ export function SecondFactorForm({
   onCode,
   onPasskey,
   resetKey,
+  onSwitch,
   submitLabel,
   footer,
 }: SecondFactorFormProps) {
@@ -93,6 +100,7 @@ export function SecondFactorForm({
     switched.current = true;
     form.resetFields();
     setMode(next);
+    onSwitch?.();
   };
 
   const submit = ({ code }: { code: string }) => {
@@ -120,13 +128,13 @@ export function SecondFactorForm({
   const switches: ReactNode[] = [];
   if (mode !== 'recovery')
     switches.push(
-      <Button key="recovery" type="link" size="small" onClick={() => switchTo('recovery')}>
+      <Button key="recovery" type="link" size="small" style={LINK} onClick={() => switchTo('recovery')}>
         <FormattedMessage id="core.secondFactor.useRecoveryCode" />
       </Button>,
     );
   if (mode === 'recovery' && methods.includes('totp'))
     switches.push(
-      <Button key="totp" type="link" size="small" onClick={() => switchTo('totp')}>
+      <Button key="totp" type="link" size="small" style={LINK} onClick={() => switchTo('totp')}>
         <FormattedMessage id="core.secondFactor.useApp" />
       </Button>,
     );
