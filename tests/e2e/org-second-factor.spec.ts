@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { E2E_ORG_USERS, E2E_POLICY_ORGS, expect, signIn, test, totpCode } from './fixtures';
+import { E2E_ORG_USERS, E2E_POLICY_ORGS, expect, expectNoAxeViolations, signIn, test, totpCode } from './fixtures';
 
 // An organisation requiring a second factor (issue 41, item 5) against the real service, in Chromium: a member
 // without one is told why above the settings, goes to the security page (personal: never refused), sets up an
@@ -45,6 +45,7 @@ test('an organisation requiring a second factor sends a member to set one up, an
   // global lists them always).
   const ssh = page.locator('[data-menu-key="ssh"]');
   if (zh) await expect(ssh).toHaveCount(0);
+  await expectNoAxeViolations(page);
 
   // The way out: the security page, which works.
   await notice.getByTestId('org-notice-second-factor').click();
@@ -81,6 +82,7 @@ test('a member whose grace lasts is warned with the day, and works in the organi
   await expect(page.getByTestId('org-notice')).toHaveCount(0);
   await expect(currentOrg(page)).toContainText(org);
   await expect(page.locator('[data-menu-key="ssh"]')).toBeVisible();
+  await expectNoAxeViolations(page);
   await warning.getByTestId('org-notice-second-factor').click();
   await expect(page).toHaveURL(new RegExp(`${SECURITY}$`));
   await expect(page.getByTestId('security-two-factor')).toBeVisible();
