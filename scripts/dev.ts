@@ -64,7 +64,9 @@ async function main(): Promise<void> {
     throw e;
   }
   const { edition, host, port } = config;
-  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  // Loopback is shown (and made PUBLIC_URL) as localhost: passkeys need a domain, WebAuthn refuses an IP address.
+  const loopback = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(host);
+  const shownHost = loopback ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   const publicUrl = `http://${shownHost}:${port}`;
   const servicePort = await freePort();
   console.log(

@@ -80,8 +80,9 @@ describe('the compiled service (npm start)', () => {
     await new Promise((r) => probe.close(r));
     const { child, out } = run(port, path.join(dataDir, 'run'));
     try {
-      await expect.poll(out, { timeout: 20_000, interval: 50 }).toContain(`running at http://127.0.0.1:${port}`);
-      expect(out()).toMatch(/username: +demo\n +password: +\S+/);
+      await expect.poll(out, { timeout: 20_000, interval: 50 }).toContain(`running at http://localhost:${port}`);
+      // The lines come in separate writes: wait for the password's too.
+      await expect.poll(out, { timeout: 5_000, interval: 50 }).toMatch(/username: +demo\n +password: +\S+/);
       const page = await fetch(`http://127.0.0.1:${port}/users/login`);
       // 200 with a built edition, 503 ("not built yet") in a tree without one: either way the service answered.
       expect([200, 503]).toContain(page.status);

@@ -58,7 +58,10 @@ export async function assertCanListen(host: string, port: number): Promise<void>
 /** The address people open: PUBLIC_URL when set (behind a proxy, or the dev server), else where the service listens. */
 function shownUrl(config: AppConfig, port: number): string {
   if (config.publicUrl) return config.publicUrl;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  // A loopback or any-address listener is shown as localhost: passkeys need a domain (WebAuthn refuses an IP address),
+  // and without PUBLIC_URL the service's relying party is `localhost` (server/auth/second-factor/webauthn.ts).
+  const loopback = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(config.host);
+  const host = loopback ? 'localhost' : config.host;
   return `http://${hostPort(host, port)}`;
 }
 
