@@ -121,7 +121,7 @@ describe('password recovery of an account with a second factor', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.json).toMatchObject({
       code: 'RecoveryFactorWrong',
-      message: 'The verification code or security key was not accepted. Please try again.',
+      message: 'The code or passkey was not accepted. Please try again.',
     });
     // Nothing changed: the old password still passes the first step, the new one does not.
     expect(await passwordWorks(account.name, OLD)).toBe(true);

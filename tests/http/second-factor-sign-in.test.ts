@@ -217,7 +217,7 @@ describe('the second step of a sign-in, and the passkey sign-in', () => {
     expect(late.json.code).toBe('SecondFactorStepExpired');
     expect(late.json.message).toBe('The sign-in has expired. Please sign in again.');
     const zh = await answer(await stepOf(account.name), wrongCode(account), { 'accept-language': 'zh-CN' });
-    expect(zh.json.message).toBe('验证码或安全密钥验证未通过，请重试。');
+    expect(zh.json.message).toBe('验证码或通行密钥验证未通过，请重试。');
     // Without any waiting sign-in in the browser, nothing is judged either.
     const none = await answer(clientFrom(s.url), totp(account));
     expect(none.status).toBe(400);

@@ -8,7 +8,7 @@ export const messages = defineServerMessages({
     VerificationCodeExhausted: 'Verification code incorrect. Please get a new one.',
     RecoveryMailTooFrequent: 'Too many emails. Please try again in one minute.',
     RecoveryMailFailed: 'The verification email could not be sent. Please try again.',
-    RecoveryFactorWrong: 'The verification code or security key was not accepted. Please try again.',
+    RecoveryFactorWrong: 'The code or passkey was not accepted. Please try again.',
     RecoveryAccountLocked: 'The account is locked for 1 hour because of too many failed attempts.',
   },
   zh_CN: {
@@ -17,7 +17,7 @@ export const messages = defineServerMessages({
     VerificationCodeExhausted: '验证码错误，请重新获取。',
     RecoveryMailTooFrequent: '邮件发送过于频繁，请一分钟后再试。',
     RecoveryMailFailed: '验证邮件发送失败，请重试。',
-    RecoveryFactorWrong: '验证码或安全密钥验证未通过，请重试。',
+    RecoveryFactorWrong: '验证码或通行密钥验证未通过，请重试。',
     RecoveryAccountLocked: '失败次数过多，账号已被锁定 1 小时。',
   },
 });
