@@ -1,8 +1,9 @@
 import { Alert, Button } from 'antd';
 import { observer } from 'mobx-react-lite';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage } from 'react-intl';
 import { SECURITY_PAGE } from '../core/organization';
 import { useStores } from '../core/stores/root';
+import { LocalTime } from '../core/ui/LocalTime';
 import { ERROR_PAGES } from './errors/ErrorPage';
 import { currentPath, switchOrganizationUrl } from './links';
 
@@ -14,7 +15,6 @@ import { currentPath, switchOrganizationUrl } from './links';
  */
 export const OrganizationNotice = observer(function OrganizationNotice() {
   const { session } = useStores();
-  const intl = useIntl();
   const kind = session.organizationNotice;
   const org = session.organization;
   const enrol = (
@@ -24,10 +24,8 @@ export const OrganizationNotice = observer(function OrganizationNotice() {
   );
   if (!kind) {
     if (!org?.second_factor_deadline) return null;
-    const values = {
-      org: org.name,
-      deadline: intl.formatDate(org.second_factor_deadline, { dateStyle: 'medium', timeStyle: 'short' }),
-    };
+    // In the browser's time zone; a page the service rendered holds it in UTC until hydrated (no mismatch).
+    const values = { org: org.name, deadline: <LocalTime value={org.second_factor_deadline} /> };
     return (
       <Alert
         type="warning"

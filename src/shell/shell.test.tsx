@@ -210,7 +210,8 @@ describe('no organisation is a state: the shell explains it and personal section
     );
     const warning = await screen.findByTestId('org-second-factor-grace');
     expect(warning.textContent).toContain('Acme will require two-factor authentication from');
-    expect(warning.textContent).toContain('2026');
+    expect(warning.querySelector('time')?.getAttribute('datetime')).toBe('2026-12-11T09:30:00.000Z');
+    expect(warning.textContent).toMatch(/from 2026-12-1[01] \d\d:\d\d/);
     expect(warning.textContent).toContain('after that, Acme refuses you until you do');
     expect(screen.getByTestId('org-notice-second-factor').getAttribute('href')).toBe('/users/settings/security');
     expect(screen.queryByTestId('org-notice')).toBeNull();
