@@ -1,5 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { message } from 'antd';
+import { runInAction } from 'mobx';
 import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -130,6 +131,30 @@ describe('two-factor authentication on the security page', () => {
     expect(within(part).getByTestId('security-passkeys-empty').textContent).toBe('No passkeys or security keys yet.');
     expect(within(part).getByText('You get recovery codes when you add your first method.')).toBeTruthy();
     expect(within(part).queryByTestId('security-recovery-codes-new')).toBeNull();
+  });
+
+  it('an organization’s requirement the shell’s notice already names is said once (there)', async () => {
+    const view = await mount({ twoFactor: { required_by: { org: 'Acme', deadline: '2026-11-20T00:00:00.000Z' } } });
+    const required = () => within(view.part).queryByTestId('security-two-factor-required');
+    expect(required()?.textContent).toMatch(/^Acme requires two-factor authenticationSet up an authenticator app/);
+    await act(async () =>
+      runInAction(() => {
+        view.root.session.organizationNotice = 'second-factor-required';
+        view.root.session.organizationNoticeName = 'Acme';
+      }),
+    );
+    expect(required()).toBeNull();
+    // Another organization's notice: this one's requirement is still said here.
+    await act(async () => runInAction(() => (view.root.session.organizationNoticeName = 'Other')));
+    expect(required()).not.toBeNull();
+    // Turned on: the shell asks again whether the organization still refuses (its notice follows without a reload).
+    const me = () => view.backend.calls.filter((c) => c.path === '/individual/proxy/me').length;
+    const before = me();
+    await click(within(view.part).getByTestId('security-totp-set-up'));
+    const dialog = await dialogNamed('Set up an authenticator app');
+    fireEvent.change(within(dialog).getByLabelText(/Enter the 6-digit code/), { target: { value: TEST_TOTP.code } });
+    await click(button(dialog, 'Verify'));
+    await waitFor(() => expect(me()).toBe(before + 1));
   });
 
   it('sets up the app: the QR code as an image, the grouped secret to copy, the code field’s rules, a wrong code', async () => {

@@ -1,11 +1,13 @@
 import { KeyOutlined, MobileOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { Alert, Button, Popconfirm, Spin, Tag, Typography } from 'antd';
+import { reaction } from 'mobx';
 import { observer } from 'mobx-react-lite';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { Locale } from '../../../src/core/edition';
 import { formatDateTime, formatFullDateTime, formatRelativeTime } from '../../../src/core/i18n/format';
 import { failureText, type Failure } from '../../../src/core/stores/failure';
+import { useStores } from '../../../src/core/stores/root';
 import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
 import { LocalTime } from '../../../src/core/ui/LocalTime';
 import { RelativeTime } from '../../../src/core/ui/RelativeTime';
@@ -127,6 +129,7 @@ export const TwoFactorSection = observer(function TwoFactorSection({
   toast,
 }: TwoFactorSectionProps) {
   const intl = useIntl();
+  const { session } = useStores();
   const t: Translate = (id, values) => intl.formatMessage({ id }, values);
   // No failure to describe means a response ≥ 500 (the central notice said it) or a dismissed proof.
   const sayFailure = (f: Failure | undefined) => f && void toast.error(failureText(f, t));
@@ -136,6 +139,24 @@ export const TwoFactorSection = observer(function TwoFactorSection({
     if (!active || active === document.body || !active.isConnected) document.getElementById(TITLE_ID)?.focus();
   };
   // The passkey stays while the dialog closes, so its title does not change during the animation.
+  // Two-factor turned on or off while an organization asks for it: the shell's notice and the organization's
+  // sections follow at once (the service decides afresh), not at the next page load.
+  useEffect(
+    () =>
+      reaction(
+        () => ({ on: store.enabled, known: store.loaded && !store.failed }),
+        (now, before) => {
+          // A change of the account's factors, not the first load (nor a failed one) telling what they were.
+          if (!before.known || !now.known || now.on === before.on) return;
+          const asked =
+            !!store.data.required_by ||
+            session.organizationNotice === 'second-factor-required' ||
+            !!session.organization?.second_factor_deadline;
+          if (asked) void session.load();
+        },
+      ),
+    [store, session],
+  );
   const [nameDialog, setNameDialog] = useState<NameDialog>({ open: false, passkey: null, seq: 0 });
   const openName = (passkey: Passkey | null) => setNameDialog((d) => ({ open: true, passkey, seq: d.seq + 1 }));
 
@@ -199,6 +220,12 @@ export const TwoFactorSection = observer(function TwoFactorSection({
   const others = sessions.others.length;
   const required = state.required_by;
   const overdue = required ? Date.parse(required.deadline) <= now : false;
+  // The shell's notice above the settings already names the current organization's requirement: said once.
+  const shellSaysIt =
+    !!required &&
+    ((session.organizationNotice === 'second-factor-required' &&
+      (session.organizationNoticeName ?? session.organization?.name) === required.org) ||
+      (!!session.organization?.second_factor_deadline && session.organization.name === required.org));
 
   const body = (
     <>
@@ -222,7 +249,7 @@ export const TwoFactorSection = observer(function TwoFactorSection({
           }
         />
       )}
-      {required && !enabled && (
+      {required && !enabled && !shellSaysIt && (
         <Alert
           type={overdue ? 'error' : 'warning'}
           showIcon
@@ -298,12 +325,21 @@ export const TwoFactorSection = observer(function TwoFactorSection({
         titleId="security.twoFactor.passkeys.title"
         descriptionId="security.twoFactor.passkeys.description"
         details={
-          (!supported || full) && (
-            <Typography.Text type="secondary" id="security-passkeys-why">
-              {full
-                ? t('security.twoFactor.passkeys.full', { max: WEBAUTHN_CREDENTIALS_MAX })
-                : t('security.twoFactor.passkeys.unsupported')}
-            </Typography.Text>
+          (!supported || full || state.passkeys.length === 0) && (
+            <>
+              {(!supported || full) && (
+                <Typography.Text type="secondary" id="security-passkeys-why" style={{ display: 'block' }}>
+                  {full
+                    ? t('security.twoFactor.passkeys.full', { max: WEBAUTHN_CREDENTIALS_MAX })
+                    : t('security.twoFactor.passkeys.unsupported')}
+                </Typography.Text>
+              )}
+              {state.passkeys.length === 0 && (
+                <Typography.Text type="secondary" data-testid="security-passkeys-empty">
+                  <FormattedMessage id="security.twoFactor.passkeys.empty" />
+                </Typography.Text>
+              )}
+            </>
           )
         }
         state={
@@ -325,11 +361,7 @@ export const TwoFactorSection = observer(function TwoFactorSection({
           </Button>
         }
       >
-        {state.passkeys.length === 0 ? (
-          <Typography.Text type="secondary" data-testid="security-passkeys-empty">
-            <FormattedMessage id="security.twoFactor.passkeys.empty" />
-          </Typography.Text>
-        ) : (
+        {state.passkeys.length > 0 && (
           <ul
             aria-label={t('security.twoFactor.passkeys.title')}
             style={{ listStyle: 'none', padding: 0, margin: 0 }}
