@@ -1,8 +1,14 @@
-import { KeyOutlined, MobileOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import {
+  CheckCircleFilled,
+  ExclamationCircleFilled,
+  KeyOutlined,
+  MobileOutlined,
+  SafetyCertificateOutlined,
+} from '@ant-design/icons';
 import { Alert, Button, Popconfirm, Spin, Tag, Typography } from 'antd';
 import { reaction } from 'mobx';
 import { observer } from 'mobx-react-lite';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type CSSProperties, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { Locale } from '../../../src/core/edition';
 import { formatDateTime, formatFullDateTime, formatRelativeTime } from '../../../src/core/i18n/format';
@@ -106,11 +112,31 @@ function MethodRow(props: {
   );
 }
 
-/** A state beside a method's name ("Set up", "2 of 10 left"). */
-function StateTag({ color, children, testId }: { color?: string; children: ReactNode; testId: string }) {
+/** The icon of a state's tone: its colour is the icon's only (coloured tag text is below AA contrast on its ground). */
+const TONE_ICONS = {
+  success: <CheckCircleFilled style={{ color: 'var(--ant-color-success, #52c41a)' }} />,
+  warning: <ExclamationCircleFilled style={{ color: 'var(--ant-color-warning, #faad14)' }} />,
+} as const;
+
+/** A state as a tag ("On", "Set up", "2 of 10 left"), its tone told by an icon beside the text. */
+function StateTag(props: {
+  tone?: keyof typeof TONE_ICONS;
+  children: ReactNode;
+  testId: string;
+  style?: CSSProperties;
+}) {
   return (
-    <Tag color={color} style={{ marginInlineStart: 8, verticalAlign: 'text-bottom' }} data-testid={testId}>
-      {children}
+    <Tag
+      style={{ marginInlineStart: 8, verticalAlign: 'text-bottom', ...props.style }}
+      data-testid={props.testId}
+      data-tone={props.tone}
+    >
+      {props.tone && (
+        <span aria-hidden style={{ marginInlineEnd: 4 }}>
+          {TONE_ICONS[props.tone]}
+        </span>
+      )}
+      {props.children}
     </Tag>
   );
 }
@@ -134,10 +160,13 @@ export const TwoFactorSection = observer(function TwoFactorSection({
   // No failure to describe means a response ≥ 500 (the central notice said it) or a dismissed proof.
   const sayFailure = (f: Failure | undefined) => f && void toast.error(failureText(f, t));
   // A focused button that left with its row: the keyboard goes on from the part's title.
+  // After a dialog, also when the focus stayed on the closed dialog (or its gone trigger: "Set up" becomes "Change").
   const refocus = () => {
     const active = document.activeElement;
-    if (!active || active === document.body || !active.isConnected) document.getElementById(TITLE_ID)?.focus();
+    if (!active || active === document.body || !active.isConnected || active.getClientRects().length === 0)
+      document.getElementById(TITLE_ID)?.focus();
   };
+  const refocusAfterDialog = () => setTimeout(refocus, 0);
   // The passkey stays while the dialog closes, so its title does not change during the animation.
   // Two-factor turned on or off while an organization asks for it: the shell's notice and the organization's
   // sections follow at once (the service decides afresh), not at the next page load.
@@ -283,7 +312,7 @@ export const TwoFactorSection = observer(function TwoFactorSection({
         }
         state={
           state.totp && (
-            <StateTag color="success" testId="security-totp-state">
+            <StateTag tone="success" testId="security-totp-state">
               <FormattedMessage id="security.twoFactor.configured" />
             </StateTag>
           )
@@ -344,7 +373,7 @@ export const TwoFactorSection = observer(function TwoFactorSection({
         }
         state={
           state.passkeys.length > 0 && (
-            <StateTag color="success" testId="security-passkeys-state">
+            <StateTag tone="success" testId="security-passkeys-state">
               <FormattedMessage id="security.twoFactor.passkeys.count" values={{ count: state.passkeys.length }} />
             </StateTag>
           )
@@ -467,7 +496,7 @@ export const TwoFactorSection = observer(function TwoFactorSection({
         }
         state={
           enabled && (
-            <StateTag color={store.codesLow ? 'warning' : undefined} testId="security-recovery-codes-left">
+            <StateTag tone={store.codesLow ? 'warning' : undefined} testId="security-recovery-codes-left">
               <FormattedMessage
                 id="security.twoFactor.codes.left"
                 values={{ left: state.recovery_codes_left, total: RECOVERY_CODE_COUNT }}
@@ -512,13 +541,13 @@ export const TwoFactorSection = observer(function TwoFactorSection({
         action={
           store.loaded &&
           !store.failed && (
-            <Tag
-              color={enabled ? 'success' : undefined}
-              style={{ marginInlineEnd: 0 }}
-              data-testid="security-two-factor-status"
+            <StateTag
+              tone={enabled ? 'success' : undefined}
+              style={{ marginInlineStart: 0, marginInlineEnd: 0 }}
+              testId="security-two-factor-status"
             >
               <FormattedMessage id={enabled ? 'security.twoFactor.on' : 'security.twoFactor.off'} />
-            </Tag>
+            </StateTag>
           )
         }
       />
@@ -534,8 +563,8 @@ export const TwoFactorSection = observer(function TwoFactorSection({
       ) : (
         body
       )}
-      <TotpSetupDialog open={!!store.setup} store={store} toast={toast} afterClose={refocus} />
-      <RecoveryCodesDialog open={!!store.codes} store={store} toast={toast} afterClose={refocus} />
+      <TotpSetupDialog open={!!store.setup} store={store} toast={toast} afterClose={refocusAfterDialog} />
+      <RecoveryCodesDialog open={!!store.codes} store={store} toast={toast} afterClose={refocusAfterDialog} />
       <PasskeyNameDialog
         key={nameDialog.seq}
         open={nameDialog.open}
@@ -543,7 +572,7 @@ export const TwoFactorSection = observer(function TwoFactorSection({
         store={store}
         toast={toast}
         onClose={() => setNameDialog((d) => ({ ...d, open: false }))}
-        afterClose={refocus}
+        afterClose={refocusAfterDialog}
       />
     </section>
   );
