@@ -139,6 +139,10 @@ test.describe('with a passkey', () => {
     await expect(passkey).toContainText(zh ? '从未使用' : 'Never used');
     const [made] = await device.credentials();
     expect(made).toMatchObject({ isResidentCredential: true, rpId: 'localhost' });
+    // The section with a passkey listed (name, kind, dates, rename, remove) fits the narrowest phone.
+    await page.setViewportSize({ width: 320, height: 800 });
+    await expect.poll(() => noHorizontalScroll(page)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 720 });
 
     // Signed out, the sign-in page's passkey button signs in with it alone.
     await signOut(page);
