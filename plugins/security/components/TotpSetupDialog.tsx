@@ -158,7 +158,7 @@ export const TotpSetupDialog = observer(function TotpSetupDialog({
             <Typography.Text
               code
               id="security-totp-secret"
-              style={{ fontSize: 15, letterSpacing: 1, overflowWrap: 'anywhere', margin: 0 }}
+              style={{ fontSize: 15, letterSpacing: 1, overflowWrap: 'anywhere', margin: 0, maxWidth: '100%', minWidth: 0 }}
               data-testid="security-totp-secret"
             >
               {groupSecret(shown.secret)}
