@@ -69,7 +69,8 @@ export async function judgeFactor(ctx: AppContext, attempt: FactorAttempt): Prom
     return 'locked';
   }
   await ctx.lockout.succeeded(key, lock);
-  if (method === 'recovery') {
+  // The answer's kind, not the history's method (which may name the way in): a spent code is told whatever way it came.
+  if (proof.method === 'recovery') {
     const left = await recoveryCodesLeft(ctx, userId);
     await ctx.events.emit({ type: 'recovery-code.used', left, to: { userId } });
   }
