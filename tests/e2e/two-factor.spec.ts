@@ -12,10 +12,11 @@ import {
 } from './fixtures';
 
 // Two-factor sign-in (issue 41) against the real service, in Chromium: a passkey added on the security page signs in
-// alone (Chromium's virtual authenticator stands in for the device); an authenticator app set up there (its code
-// computed here from the secret the page shows) is asked for after the password; a recovery code signs in once and
-// the page counts it; and the second step and the two-factor section by keyboard alone at 375 px, with axe. Each test
-// has its own account. The editions: vpc and global (playwright.config.ts), the Chinese and the English family.
+// alone and answers the second step after the password (Chromium's virtual authenticator, driven through the DevTools
+// protocol's WebAuthn domain, stands in for the device); an authenticator app set up there (its code computed here
+// from the secret the page shows) is asked for after the password; a recovery code signs in once and the page counts
+// it; and the second step and the two-factor section by keyboard alone at 375 px, with axe. Each test has its own
+// account. The editions: vpc and global (playwright.config.ts), the Chinese and the English family.
 test.describe.configure({ timeout: 90_000 });
 
 const SECURITY = '/users/settings/security';
