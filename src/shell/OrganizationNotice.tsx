@@ -1,5 +1,6 @@
 import { Alert, Button } from 'antd';
 import { observer } from 'mobx-react-lite';
+import { useLocation } from 'react-router-dom';
 import { FormattedMessage } from 'react-intl';
 import { SECURITY_PAGE } from '../core/organization';
 import { useStores } from '../core/stores/root';
@@ -17,7 +18,9 @@ export const OrganizationNotice = observer(function OrganizationNotice() {
   const { session } = useStores();
   const kind = session.organizationNotice;
   const org = session.organization;
-  const enrol = (
+  // On the security page itself the way to enrol is the section below: a button leading here would do nothing.
+  const onSecurityPage = useLocation().pathname.replace(/\/+$/, '') === SECURITY_PAGE;
+  const enrol = onSecurityPage ? null : (
     <Button size="small" type="primary" href={SECURITY_PAGE} data-testid="org-notice-second-factor">
       <FormattedMessage id="shell.org.secondFactor.setUp" />
     </Button>
@@ -25,7 +28,7 @@ export const OrganizationNotice = observer(function OrganizationNotice() {
   if (!kind) {
     if (!org?.second_factor_deadline) return null;
     // In the browser's time zone; a page the service rendered holds it in UTC until hydrated (no mismatch).
-    const values = { org: org.name, deadline: <LocalTime value={org.second_factor_deadline} /> };
+    const values = { org: org.name, deadline: <LocalTime key="deadline" value={org.second_factor_deadline} /> };
     return (
       <Alert
         type="warning"
@@ -37,7 +40,7 @@ export const OrganizationNotice = observer(function OrganizationNotice() {
         description={
           <>
             <FormattedMessage id="shell.org.secondFactor.graceDescription" values={values} />
-            <div style={{ marginTop: 8 }}>{enrol}</div>
+            {enrol && <div style={{ marginTop: 8 }}>{enrol}</div>}
           </>
         }
       />

@@ -196,6 +196,31 @@ describe('no organisation is a state: the shell explains it and personal section
     expect(screen.getByTestId('org-notice').textContent).toContain('This organization requires its members');
   });
 
+  it('offers no way to the security page on the security page itself (its section is the way)', async () => {
+    const withSecurity = createRegistry([
+      definePlugin({
+        id: 'q-security',
+        settingsSections: [
+          { key: 'security', messageId: 'shell.settings.title', load: () => Promise.resolve({ default: () => <p /> }) },
+        ],
+        messages: { zh_CN: {}, en_US: {} },
+      }),
+    ]);
+    const view = await renderWithCore(<SettingsShell registry={withSecurity} />, {
+      path,
+      route: '/users/settings/security',
+    });
+    await act(async () =>
+      runInAction(() => {
+        view.root.session.organizationNotice = 'second-factor-required';
+        view.root.session.organizationNoticeName = 'Acme';
+      }),
+    );
+    const notice = await screen.findByTestId('org-notice');
+    expect(notice.textContent).toContain('Acme requires its members to use two-factor authentication.');
+    expect(screen.queryByTestId('org-notice-second-factor')).toBeNull();
+  });
+
   it('warns during the grace with the day the organisation starts refusing, and not once it has no deadline', async () => {
     const view = await renderWithCore(<SettingsShell registry={shell} />, {
       path,
