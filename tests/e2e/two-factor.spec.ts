@@ -120,8 +120,11 @@ test.describe('with a passkey', () => {
   }, info) => {
     const zh = zhEditions.includes(info.project.name);
     const user = E2E_USERS.twoFactorPasskey;
-    const device = await addVirtualAuthenticator(page);
     await signIn(page, user, SECURITY);
+    // Attached once the page lives on the service's site (its first navigation may move it to another renderer), and
+    // with the page in front: a WebAuthn call from a page without focus is refused (NotAllowedError).
+    const device = await addVirtualAuthenticator(page);
+    await page.bringToFront();
 
     // Add a passkey: a name, then the browser's own prompt (the virtual authenticator answers it), then the account's
     // first factor brings its ten recovery codes.
@@ -129,6 +132,8 @@ test.describe('with a passkey', () => {
     await expect(section.getByTestId('security-two-factor-status')).toHaveText(zh ? '未开启' : 'Off');
     await section.getByTestId('security-passkey-add').click();
     const naming = page.getByRole('dialog').filter({ has: page.getByTestId('security-passkey-name-input') });
+    // The dialog has settled once it has put the keyboard in its field.
+    await expect(naming.getByTestId('security-passkey-name-input')).toBeFocused();
     await naming.getByTestId('security-passkey-name-input').fill('E2E laptop');
     await naming.getByTestId('security-passkey-dialog-ok').click();
     const codes = await saveRecoveryCodes(page);
