@@ -41,6 +41,13 @@ export async function findUserByUsername(db: Kysely<DB>, username: string): Prom
   return db.selectFrom('users').selectAll().where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
 }
 
+/** The account an admin command names, or an AccountError the CLI prints (`user "x" does not exist`). */
+export async function userNamed(db: Kysely<DB>, username: string): Promise<UsersTable> {
+  const user = await findUserByUsername(db, username);
+  if (!user) throw new AccountError(`user "${username}" does not exist`);
+  return user;
+}
+
 /** An e-mail shown to someone who proved only a solved slider: first character, then `***@` and the domain. */
 export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');

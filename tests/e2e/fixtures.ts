@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type ConsoleMessage, type Page, type Response } from '@playwright/test';
+import { test as base, expect, type ConsoleMessage, type Locator, type Page, type Response } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 
 /** A console error a test may meet, and why. */
@@ -567,3 +567,17 @@ export async function signOut(page: Page): Promise<void> {
   await page.getByRole('button', { name: /^(退出登录|Sign out)$/ }).click();
   await expect(page).toHaveURL(/\/(users|sso)\/login/);
 }
+
+/** Presses Tab (or Shift+Tab) until `target` has the keyboard focus; fails after `max` presses. */
+export async function tabTo(page: Page, target: Locator, { back = false, max = 60 } = {}) {
+  const handle = await target.elementHandle();
+  for (let i = 0; i < max; i++) {
+    if (await page.evaluate((el) => el === document.activeElement, handle)) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`could not reach ${String(target)} with the keyboard`);
+}
+
+/** True while the page has no sideways scroll (nothing wider than the window). */
+export const noHorizontalScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);

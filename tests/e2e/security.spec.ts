@@ -1,5 +1,15 @@
-import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
-import { ageProofs, confirmInPopover, E2E_USERS, expect, expectNoAxeViolations, signIn, test } from './fixtures';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import {
+  ageProofs,
+  confirmInPopover,
+  E2E_USERS,
+  expect,
+  expectNoAxeViolations,
+  noHorizontalScroll,
+  signIn,
+  tabTo,
+  test,
+} from './fixtures';
 
 // The account's security page (issue 40) against the real service: sessions from two browser contexts, ending the
 // other one, the history of the sign-ins, "this wasn't me" from the inbox, and the page by keyboard alone at 375 px.
@@ -30,19 +40,6 @@ async function otherBrowser(
 /** The sessions' rows (a table on a wide window, cards on a narrow one). */
 const sessionRows = (page: Page) =>
   page.getByTestId('security-sessions').locator('tr[data-row-key], li[data-testid="security-session"]');
-
-/** Presses Tab (or Shift+Tab) until `target` has the keyboard focus; fails after `max` presses. */
-async function tabTo(page: Page, target: Locator, { back = false, max = 60 } = {}) {
-  const handle = await target.elementHandle();
-  for (let i = 0; i < max; i++) {
-    if (await page.evaluate((el) => el === document.activeElement, handle)) return;
-    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-  }
-  throw new Error(`could not reach ${String(target)} with the keyboard`);
-}
-
-const noHorizontalScroll = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
 test('two browsers: both sessions are listed, the other is signed out (after the password) and lands on the sign-in page; the history has both sign-ins', async ({
   page,

@@ -1,12 +1,14 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import {
   addVirtualAuthenticator,
   E2E_USERS,
   expect,
   expectNoAxeViolations,
+  noHorizontalScroll,
   onLocalhost,
   signIn,
   signOut,
+  tabTo,
   test,
   totpCode,
 } from './fixtures';
@@ -96,19 +98,6 @@ async function saveRecoveryCodes(page: Page, keyboard = false): Promise<string[]
   await expect(dialog).toBeHidden();
   return codes;
 }
-
-/** Presses Tab (or Shift+Tab) until `target` has the keyboard focus; fails after `max` presses. */
-async function tabTo(page: Page, target: Locator, { back = false, max = 60 } = {}) {
-  const handle = await target.elementHandle();
-  for (let i = 0; i < max; i++) {
-    if (await page.evaluate((el) => el === document.activeElement, handle)) return;
-    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-  }
-  throw new Error(`could not reach ${String(target)} with the keyboard`);
-}
-
-const noHorizontalScroll = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
 test.describe('with a passkey', () => {
   // A passkey is bound to a domain (the rp id): the service's is `localhost` without PUBLIC_URL, so this test opens

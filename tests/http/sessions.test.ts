@@ -557,7 +557,7 @@ describe('admin CLI: a member’s sessions', () => {
   it('refuses an unknown name and a call without --id or --all (or with both)', async () => {
     expect(await adminOn(s, 'list-sessions', '--username', 'nobody')).toMatchObject({
       code: 1,
-      err: 'list-sessions: no user named nobody',
+      err: 'list-sessions: user "nobody" does not exist',
     });
     expect((await adminOn(s, 'end-sessions', '--username', 'gina')).code).toBe(2);
     expect((await adminOn(s, 'end-sessions', '--username', 'gina', '--id', 'x', '--all')).code).toBe(2);

@@ -1,5 +1,5 @@
 import type { CliCommand } from '../../../server/cli/command';
-import { AccountError, findUserByUsername } from '../../../server/services/accounts';
+import { AccountError, userNamed } from '../../../server/services/accounts';
 import { describeBrowser } from '../../../server/auth/user-agent';
 import { AppError } from '../../../server/errors';
 import { endOtherSessions, endSession, sessionExpiry, sessionRows } from './sessions-service';
@@ -15,8 +15,7 @@ export const sessionCommands: CliCommand[] = [
     async run({ values, need, deps, io }) {
       const args = need('username');
       if (!args) return 2;
-      const user = await findUserByUsername(deps.db, args[0]);
-      if (!user) throw new AccountError(`no user named ${args[0]}`);
+      const user = await userNamed(deps.db, args[0]);
       const rows = await sessionRows(deps, user.id);
       const sessions = rows.map((r) => ({
         id: r.handle,
@@ -57,8 +56,7 @@ export const sessionCommands: CliCommand[] = [
         io.err('end-sessions: give either --id ID or --all');
         return 2;
       }
-      const user = await findUserByUsername(deps.db, args[0]);
-      if (!user) throw new AccountError(`no user named ${args[0]}`);
+      const user = await userNamed(deps.db, args[0]);
       if (values.all) {
         const n = await endOtherSessions(deps, user.id, null, 'admin');
         io.out(n ? `ended ${n} session(s) of ${user.username}` : `${user.username} had no live session; nothing ended`);

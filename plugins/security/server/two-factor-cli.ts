@@ -1,5 +1,5 @@
 import type { CliCommand } from '../../../server/cli/command';
-import { AccountError, findUserByUsername } from '../../../server/services/accounts';
+import { userNamed } from '../../../server/services/accounts';
 import { cleanTextForCli } from '../../../server/clean-text';
 import { endOtherSessions } from './sessions-service';
 import { removeAllFactors, requiringOrgs, toPasskey } from './two-factor-service';
@@ -35,8 +35,7 @@ export const twoFactorCommands: CliCommand[] = [
     async run({ values, need, deps, io }) {
       const args = need('username');
       if (!args) return 2;
-      const user = await findUserByUsername(deps.db, args[0]);
-      if (!user) throw new AccountError(`no user named ${args[0]}`);
+      const user = await userNamed(deps.db, args[0]);
       const [summary, required] = await Promise.all([
         deps.secondFactors.summary(user.id),
         requiringOrgs(deps.db, user.id),
@@ -78,8 +77,7 @@ export const twoFactorCommands: CliCommand[] = [
     async run({ values, need, deps, io }) {
       const args = need('username');
       if (!args) return 2;
-      const user = await findUserByUsername(deps.db, args[0]);
-      if (!user) throw new AccountError(`no user named ${args[0]}`);
+      const user = await userNamed(deps.db, args[0]);
       const given = typeof values.proofed === 'string' ? values.proofed.trim() : '';
       if (!given) {
         io.err(proofingNeeded(user.username));
