@@ -8,6 +8,7 @@ import { formatDateTime } from '../../../src/core/i18n/format';
 import { useStores } from '../../../src/core/stores/root';
 import type { TwoFactorStore } from '../store';
 import type { Toast, Translate } from './words';
+import { copyText } from './clipboard';
 
 /** Props of the one-time display of recovery codes; it shows while the store holds codes. */
 export interface RecoveryCodesDialogProps {
@@ -88,15 +89,6 @@ function printText(text: string, title: string): void {
   win.print();
   // Browsers whose print() returns at once remove it after the print dialog closes; others after a while.
   setTimeout(() => frame.isConnected && frame.remove(), 60_000);
-}
-
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { failureText } from '../../../src/core/stores/failure';
 import { TOTP_DIGITS, TOTP_PERIOD_SECONDS } from '../../../schemas/second-factor-limits';
 import type { TwoFactorStore } from '../store';
 import type { Toast } from './words';
+import { copyText } from './clipboard';
 
 /** Props of the app's setup dialog; it shows while the store holds a waiting secret. */
 export interface TotpSetupDialogProps {
@@ -36,15 +37,6 @@ const isOtpauth = (uri: string) => /^otpauth:\/\/totp\//i.test(uri);
 
 /** What the person typed, without the spaces some apps show in the middle of a code. */
 const digitsOf = (value: string) => value.replace(/\s+/g, '');
-
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Setting up the authenticator app: the QR code to scan (or, on the phone itself, a link that opens the app), the
