@@ -33,7 +33,7 @@ const elements = [
   {
     type: 'schemas-plain',
     pattern:
-      'schemas/{locale,color-scheme,account-events,password-rule,captcha-rules,redirect-rule,secret-redaction,sign-in-paths,reauth-paths,page-paths,first-screen,second-factor-limits}.ts',
+      'schemas/{locale,color-scheme,account-events,password-rule,captcha-rules,redirect-rule,secret-redaction,sign-in-paths,reauth-paths,page-paths,first-screen,second-factor-limits,credential-kinds}.ts',
     mode: 'full',
   },
   // TypeBox schemas and declared shapes: web code imports their types only.

@@ -28,6 +28,7 @@ import { registerWebApp } from './html/web-app';
 import { coreRoutes, MeSchema } from './routes/core';
 import { logRoutes } from './routes/logs';
 import { purgeUsageLogs } from './services/usage-logs';
+import { CredentialUseStore } from './auth/credential-uses';
 import { oapiRoutes } from './routes/oapi';
 import { identityRoutes } from './routes/identities';
 import { captchaRoutes } from './routes/captcha';
@@ -220,7 +221,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ),
     pageData: [],
     credentialRevokers: [],
+    credentialUses: null as unknown as AppContext['credentialUses'],
+    credentialSources: [],
   };
+  ctx.credentialUses = new CredentialUseStore(database.db, clock, ctx.events, app.log);
+  for (const p of plugins) if (p.credentialHealth) ctx.credentialSources.push({ id: p.id, source: p.credentialHealth });
   for (const p of plugins) {
     const revoke = p.revokeCredentials;
     if (revoke) ctx.credentialRevokers.push((userId) => revoke(ctx, userId));
@@ -263,6 +268,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       ctx.rateLimits.purgeExpired(),
       ctx.secondFactors.purgeExpired(),
       purgeUsageLogs(ctx),
+      ctx.credentialUses.purge(),
       ...plugins.map((p) => p.housekeeping?.(ctx)),
     ]).then(
       () => undefined,
@@ -321,6 +327,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         },
       },
     },
+    // The internal API (the git gate's and the artifact proxy's calls) is no part of the public document.
+    transform: ({ schema, url }) => ({ schema: { ...schema, hide: schema?.hide || url.startsWith('/internal/') }, url }),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   app.addSchema(ErrorBody);

@@ -74,6 +74,12 @@ export interface AppConfig {
    * does not ask. A passkey sign-in without a password needs it unless `discouraged`.
    */
   webauthnUserVerification?: WebauthnUserVerification;
+  /**
+   * `INTERNAL_API_SECRET` (at least 32 characters): what the suite's front doors (the git gate started by sshd, the
+   * artifact proxy's `auth_request`) present in `x-internal-secret` to reach `/internal/` (issue 42). Unset: the
+   * internal API answers 404 to everyone. Never logged.
+   */
+  internalApiSecret?: string;
 }
 
 /** What WEBAUTHN_USER_VERIFICATION may say (WebAuthn's UserVerificationRequirement). */
@@ -91,6 +97,9 @@ export function parseKey32(raw: string): Buffer | null {
   }
   return null;
 }
+
+/** The shortest INTERNAL_API_SECRET accepted (a guessable secret would open the internal API). */
+export const INTERNAL_API_SECRET_MIN = 32;
 
 /** The avatars' storage budget unless AVATAR_STORAGE_MB says otherwise (1 GiB). */
 export const DEFAULT_AVATAR_STORAGE_BYTES = 1024 * 1024 * 1024;
@@ -227,6 +236,11 @@ export function loadConfig(
     else problems.push(`WEBAUTHN_USER_VERIFICATION must be required, preferred or discouraged, got "${rawUv}"`);
   }
 
+  const internalApiSecret = str('INTERNAL_API_SECRET');
+  // A secret: the message never repeats it.
+  if (internalApiSecret !== undefined && internalApiSecret.length < INTERNAL_API_SECRET_MIN)
+    problems.push(`INTERNAL_API_SECRET must be at least ${INTERNAL_API_SECRET_MIN} characters (e.g. openssl rand -hex 32)`);
+
   if (problems.length) throw new ConfigError(problems);
   return {
     port,
@@ -245,6 +259,7 @@ export function loadConfig(
     reauthWindowMinutes,
     secondFactorKey,
     webauthnUserVerification,
+    internalApiSecret,
   };
 }
 

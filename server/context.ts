@@ -20,7 +20,8 @@ import type { RateLimiter } from './auth/rate-limit';
 import type { SliderCaptcha } from './services/captcha/slider';
 import type { SecondFactorService } from './auth/second-factor/index';
 import type { EventBus } from './events';
-import type { PageDataRequest, RevokedCredentials } from './plugin';
+import type { CredentialHealthSource, PageDataRequest, RevokedCredentials } from './plugin';
+import type { CredentialUses } from './auth/credential-uses';
 
 /** Shared services every route reaches through `app.ctx`, so plugins need no globals. */
 export interface AppContext {
@@ -61,6 +62,10 @@ export interface AppContext {
   trustedBrowsers: TrustedBrowsers | null;
   /** Account events (token created, password changed…) to the slices that receive them (the inbox). */
   events: EventBus;
+  /** Every use of a token, SSH key or artifact password presented outside the browser (issue 42). */
+  credentialUses: CredentialUses;
+  /** The mounted slices' credentials for the health section (`ServerPlugin.credentialHealth`), by plugin id. */
+  credentialSources: { id: string; source: CredentialHealthSource }[];
   /** The mounted slices' revocations for "this wasn't me" (`ServerPlugin.revokeCredentials`). */
   credentialRevokers: ((userId: string) => Promise<RevokedCredentials>)[];
   /** The mounted slices' first-render data of a page (`ServerPlugin.pageData`), by plugin id. */
@@ -112,8 +117,12 @@ export interface RequestOrganization {
  */
 export type OrgScope = boolean | 'manual';
 
-/** Who may call a route: anyone (session optional), a signed-in session, or an API token. */
-export type RouteAuth = 'public' | 'session' | 'token';
+/**
+ * Who may call a route: anyone (session optional), a signed-in session, an API token, or `internal`: a front door of
+ * the suite (the git gate, the artifact proxy) presenting INTERNAL_API_SECRET in `x-internal-secret`; cookies are never
+ * read there, and without the secret configured such routes answer 404 (server/http/pipeline.ts).
+ */
+export type RouteAuth = 'public' | 'session' | 'token' | 'internal';
 
 declare module 'fastify' {
   interface FastifyInstance {

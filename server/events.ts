@@ -5,6 +5,7 @@ import type { Mailer } from './mail/index';
 import type { ServerLocale } from './i18n/index';
 import type { DB } from './db/schema';
 import type { Lock } from './auth/lockout';
+import type { CredentialKind, CredentialRefusal } from '../schemas/credential-kinds';
 
 /**
  * Account events: what happened to an account that its owner (or an organisation's admins) should hear about.
@@ -60,7 +61,16 @@ export type AccountEventBody =
   | { type: 'second-factor.added'; factor: 'totp' | 'webauthn'; name: string | null }
   | { type: 'second-factor.removed'; factor: 'totp' | 'webauthn' | 'all'; name: string | null; by: 'member' | 'admin' }
   | { type: 'recovery-codes.generated'; count: number }
-  | { type: 'recovery-code.used'; left: number };
+  | { type: 'recovery-code.used'; left: number }
+  // A credential presented outside the browser and refused (issue 42): history only, throttled by the recorder.
+  | {
+      type: 'credential.refused';
+      credential: CredentialKind;
+      /** The token's or key's name; null for the artifact password. */
+      name: string | null;
+      action: string;
+      reason: CredentialRefusal;
+    };
 
 /** Why a sign-in or a proof was refused (never which of name or password was wrong: the account is known here). */
 export type SignInFailure =
@@ -153,12 +163,15 @@ export class EventBus {
     return this.receivers.length > 0;
   }
 
-  /** Hands the event, with its request's client, to every receiver; resolves when all are done, never rejects. */
-  async emit(event: AccountEvent): Promise<void> {
+  /**
+   * Hands the event, with its request's client (or `origin`, the client a gate or proxy reports for a call it makes
+   * on that client's behalf), to every receiver; resolves when all are done, never rejects.
+   */
+  async emit(event: AccountEvent, origin?: EventOrigin): Promise<void> {
     const during = scope.getStore();
     const kept = await Promise.all(
       this.receivers.map((r) =>
-        r(this.deps, event, during?.origin ?? null).catch((err: unknown) => {
+        r(this.deps, event, origin ?? during?.origin ?? null).catch((err: unknown) => {
           this.log.warn({ err, event: event.type }, 'account event lost');
           return false;
         }),

@@ -10,6 +10,8 @@ import type { CliCommand } from './cli/command';
 import type { EventReceiver } from './events';
 import type { FastifyRequest } from 'fastify';
 import type { SignInMethods } from '../schemas/sign-in';
+import type { CredentialKind } from '../schemas/credential-kinds';
+import type { LastCredentialUse } from './auth/credential-uses';
 
 /** Core services a slice may implement; the core reaches them through `AppContext`, never by importing the slice. */
 export interface ServerProvides {
@@ -89,6 +91,29 @@ export interface ServerPlugin {
    * (`token`, `packages-password`…), with a count of 0 when the account had none.
    */
   revokeCredentials?: (ctx: AppContext, userId: string) => Promise<RevokedCredentials>;
+  /** Its credentials for the health section of the security page (issue 42): listed with their last use, revocable. */
+  credentialHealth?: CredentialHealthSource;
+}
+
+/** One credential of an account as a slice reports it to the health section (issue 42). */
+export interface CredentialHealthEntry {
+  kind: CredentialKind;
+  /** The token's or key's id; the account's id for the artifact password. */
+  id: string;
+  /** The name its owner gave it (the artifact account's username for the artifact password). */
+  name: string;
+  createdAt: number;
+  expiresAt: number | null;
+  /** Its last successful use (`ctx.credentialUses.lastUses`); null when never used. */
+  lastUse: LastCredentialUse | null;
+}
+
+/** A slice's credentials for the security page's health section and its "revoke all stale". */
+export interface CredentialHealthSource {
+  /** The account's credentials this slice keeps. */
+  list(ctx: AppContext, userId: string): Promise<CredentialHealthEntry[]>;
+  /** Revokes these of the account's credentials (ids from `list`; others are ignored); answers how many went. */
+  revoke(ctx: AppContext, userId: string, ids: readonly string[]): Promise<number>;
 }
 
 /** What a slice revoked for "this wasn't me": the kind of credential and how many. */

@@ -19,6 +19,7 @@ import * as m066 from './migrations/066-session-proofs';
 import * as m069 from './migrations/069-account-holds';
 import * as m070 from './migrations/070-second-factors';
 import * as m071 from './migrations/071-org-second-factor';
+import * as m073 from './migrations/073-credential-uses';
 
 /** Which engine a database runs on; a few statements differ (e.g. nothing yet, but callers may ask). */
 export type DialectName = 'sqlite' | 'postgres';
@@ -70,6 +71,7 @@ export const coreMigrations: Record<string, Migration> = {
   '069-account-holds': m069,
   '070-second-factors': m070,
   '071-org-second-factor': m071,
+  '073-credential-uses': m073,
 };
 
 /** Core and slice migrations in one name-ordered map; a name used twice is refused (Kysely keys by name). */

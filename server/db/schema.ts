@@ -239,6 +239,26 @@ export interface WebauthnChallengesTable {
  * The core's tables as Kysely sees them; an interface so each slice adds its own tables with
  * `declare module` (see `plugins/<id>/server/tables.ts`).
  */
+/** One recorded use of a credential (migration 073; issue 42): the first of its minute from its address. */
+export interface CredentialUsesTable {
+  id: string;
+  /** `token`, `ssh-key` or `packages-password` (CREDENTIAL_KINDS). */
+  kind: string;
+  /** The token's or key's id; the account's id for the artifact password. */
+  credential_id: string;
+  user_id: string;
+  at: number;
+  /** `at` in whole minutes: part of the unique key that throttles the rows. */
+  minute: number;
+  address: string;
+  client: string | null;
+  action: string;
+  /** `ok` or `refused`. */
+  outcome: string;
+  /** Why it was refused (CREDENTIAL_REFUSALS); null when let through. */
+  reason: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -261,4 +281,5 @@ export interface DB {
   webauthn_credentials: WebauthnCredentialsTable;
   recovery_codes: RecoveryCodesTable;
   webauthn_challenges: WebauthnChallengesTable;
+  credential_uses: CredentialUsesTable;
 }

@@ -14,7 +14,10 @@ import { noteEventsDuring, type EventAudience } from '../events';
 import { ACCOUNT_EVENTS_HEADER } from '../../schemas/account-events';
 
 /** Path prefixes that are API (JSON) rather than pages or files; every route under them must declare `config.auth`. */
-export const API_PREFIXES = ['/users/ajax/', '/individual/', '/uiless/', '/oapi/', '/objects/', '/api/ajax/'];
+export const API_PREFIXES = ['/users/ajax/', '/individual/', '/uiless/', '/oapi/', '/objects/', '/api/ajax/', '/internal/'];
+
+/** The header the suite's front doors present INTERNAL_API_SECRET in (never a cookie, never Authorization). */
+export const INTERNAL_SECRET_HEADER = 'x-internal-secret';
 
 /** True for a path that answers JSON, never the web app. */
 export function isApiPath(url: string): boolean {
@@ -222,9 +225,13 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
     const urls = [route.url];
     if (urls.some(isApiPath) && !route.config?.auth) {
       throw new Error(
-        `route ${String(route.method)} ${route.url} must declare config.auth ('public' | 'session' | 'token')`,
+        `route ${String(route.method)} ${route.url} must declare config.auth ('public' | 'session' | 'token' | 'internal')`,
       );
     }
+    // The internal API is exactly the routes under /internal/ (besides the catch-all that answers unknown ones 404).
+    const internal = route.config?.auth === 'internal';
+    if (internal !== route.url.startsWith('/internal/') && route.url !== '/internal/*')
+      throw new Error(`route ${String(route.method)} ${route.url}: the internal API is exactly the routes under /internal/`);
   });
 
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -232,6 +239,15 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
     const config = req.routeOptions.config ?? {};
     const auth = config.auth;
     if (!auth) return;
+
+    // The internal API: a shared secret from the configuration, nothing else (no cookie, no token, no tenant).
+    if (auth === 'internal') {
+      const secret = ctx.config.internalApiSecret;
+      if (!secret) return sendError(req, reply, 404, 'NotFound');
+      const sent = req.headers[INTERNAL_SECRET_HEADER];
+      if (typeof sent !== 'string' || !safeEqual(sent, secret)) return sendError(req, reply, 401, 'InternalSecretInvalid');
+      return;
+    }
 
     if (auth === 'token') {
       if (tokenInQuery(req)) return sendError(req, reply, 401, 'TokenInQuery');

@@ -30,6 +30,7 @@ export const en_US = {
   SecondFactorRequired:
     'This account signs in with a second factor: enter a code of your authenticator app, use your passkey or a recovery code.',
   TokenInvalid: 'The personal access token is invalid, expired or deleted.',
+  InternalSecretInvalid: 'This internal call needs the shared secret of the service.',
   TokenInQuery: 'Send the personal access token in the x-yunxiao-token or Authorization header, never in the URL.',
   InsufficientScope: 'The personal access token lacks the permission "{scope}".',
   OrganizationNotFound: 'The organization does not exist.',

@@ -30,6 +30,7 @@ export const zh_CN: Record<CoreCode, string> = {
   AccountHeld: '该账号已被本人因非本人登录而锁定，请联系管理员解锁。',
   SecondFactorRequired: '该账号登录需要两步验证：请输入身份验证器应用中的验证码，或使用通行密钥或恢复码。',
   TokenInvalid: '访问令牌无效、已过期或已删除。',
+  InternalSecretInvalid: '内部调用需要服务的共享密钥。',
   TokenInQuery: '请通过 x-yunxiao-token 或 Authorization 请求头传递访问令牌，不要放在 URL 中。',
   InsufficientScope: '访问令牌缺少权限“{scope}”。',
   OrganizationNotFound: '企业不存在。',

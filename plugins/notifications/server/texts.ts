@@ -27,7 +27,8 @@ type HistoryOnly =
   | 'ssh-key.deleted'
   | 'session.ended'
   | 'reauth.succeeded'
-  | 'reauth.failed';
+  | 'reauth.failed'
+  | 'credential.refused';
 
 type Kinds = { [T in Exclude<AccountEventType, HistoryOnly>]: MessageKind<T> };
 
