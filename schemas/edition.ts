@@ -37,6 +37,21 @@ export interface HelpLinks {
   identityProvider?: string;
 }
 
+/**
+ * Host names the ready-to-paste credential snippets name (git over HTTPS, artifact registries, open API); a missing
+ * one means the page's own host, as a private deployment serves everything there.
+ */
+export interface EditionHosts {
+  /** Git over HTTPS. */
+  codeHosting?: string;
+  /** The npm and Maven registries. */
+  packages?: string;
+  /** `docker login`; missing: the packages host. */
+  containerRegistry?: string;
+  /** The open API a personal access token calls. */
+  openApi?: string;
+}
+
 /** Everything that differs between editions; data only. */
 export interface EditionManifest {
   id: string;
@@ -52,6 +67,8 @@ export interface EditionManifest {
   settingsMenu: MenuEntry[];
   appSwitcher: AppDescriptor[];
   plugins: string[];
+  /** Hosts of the suite's other services, for credential snippets; absent: all on the page's own host. */
+  hosts?: EditionHosts;
   features: { legacyTokens: boolean; privateDeployment: boolean };
   /** Sign-in extras of the edition: a link to sign in with the cloud provider's own account (aliyun). */
   signIn?: { cloudProviderUrl?: string };

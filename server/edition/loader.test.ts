@@ -90,6 +90,35 @@ describe('edition manifests', () => {
     expect(ed.vpc.names.variants?.lingma.system.en_US).toBe('Lingma');
   });
 
+  it('names the hosts of the credential snippets where the suite has them, none for private deployments', () => {
+    const ed = Object.fromEntries(loadAllEditions({ editionsDir, root }).map((m) => [m.id, m]));
+    expect(ed.aliyun.hosts).toEqual({
+      codeHosting: 'codeup.aliyun.com',
+      packages: 'packages.aliyun.com',
+      openApi: 'openapi-rdc.aliyuncs.com',
+    });
+    expect(ed.global.hosts?.codeHosting).toBe('codeup.alibabacloud.com');
+    expect(ed.global.hosts?.packages).toBeUndefined(); // no artifact repositories in the global edition
+    for (const id of ['vpc', 'dedicated', 'dedicated_intl']) expect(ed[id].hosts).toBeUndefined();
+  });
+
+  it('refuses a host with a scheme, a path, capitals or an unknown purpose', () => {
+    const dir = brokenCopy('aliyun', (m) => {
+      m.hosts = {
+        codeHosting: 'https://codeup.aliyun.com',
+        packages: 'packages.aliyun.com/npm',
+        openApi: 'OpenAPI.example.com',
+        containerRegistry: 'registry.example.com:5000',
+        ftp: 'ftp.example.com',
+      };
+    });
+    const problems = problemsOf(() => loadEdition('aliyun', { editionsDir: dir, root: dir }));
+    expect(problems).toContain('aliyun.json /hosts/ftp is not an allowed property');
+    for (const key of ['codeHosting', 'packages', 'openApi'])
+      expect(problems.some((p) => p.startsWith(`aliyun.json /hosts/${key} must match pattern`))).toBe(true);
+    expect(problems.some((p) => p.includes('/hosts/containerRegistry'))).toBe(false); // a port is allowed
+  });
+
   it('names file, JSON pointer and rule for a bad colour', () => {
     const dir = brokenCopy('global', (m) => ((m.brand as Record<string, string>).color = 'blue'));
     expect(problemsOf(() => loadEdition('global', { editionsDir: dir, root: dir }))).toEqual([
