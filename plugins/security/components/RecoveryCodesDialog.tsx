@@ -8,7 +8,7 @@ import { formatDateTime } from '../../../src/core/i18n/format';
 import { useStores } from '../../../src/core/stores/root';
 import type { TwoFactorStore } from '../store';
 import type { Toast, Translate } from './words';
-import { copyText } from './clipboard';
+import { copyText } from '../../../src/core/clipboard';
 
 /** Props of the one-time display of recovery codes; it shows while the store holds codes. */
 export interface RecoveryCodesDialogProps {

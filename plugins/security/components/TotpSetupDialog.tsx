@@ -7,7 +7,7 @@ import { failureText } from '../../../src/core/stores/failure';
 import { TOTP_DIGITS, TOTP_PERIOD_SECONDS } from '../../../schemas/second-factor-limits';
 import type { TwoFactorStore } from '../store';
 import type { Toast } from './words';
-import { copyText } from './clipboard';
+import { copyText } from '../../../src/core/clipboard';
 
 /** Props of the app's setup dialog; it shows while the store holds a waiting secret. */
 export interface TotpSetupDialogProps {
