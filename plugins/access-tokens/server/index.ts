@@ -5,6 +5,7 @@ import { tokenAuthenticator } from './tokens';
 import { revokeAllTokens, searchTokens, tokenExpiryNotices } from './service';
 import { settingsSectionKey } from '../../../schemas/page-paths';
 import { TOKEN_PAGE_SIZE_DEFAULT } from '../limits';
+import { tokenHealth } from './health';
 
 /**
  * Server slice of the access-tokens plugin, discovered by its folder (server/plugin-loader.ts).
@@ -18,6 +19,7 @@ export default defineServerPlugin({
   provides: { tokenAuth: (ctx) => tokenAuthenticator(ctx) },
   scheduled: tokenExpiryNotices,
   revokeCredentials: revokeAllTokens,
+  credentialHealth: tokenHealth,
   // The token page's first render has the list's first page as the page asks it before the person picks a size (else
   // it asks at once). The legacy screen fetches every token through its own call: it gets none. Tokens are personal.
   pageData: async (ctx, req, path) =>

@@ -5,6 +5,7 @@ import * as m031 from './migrations/031-packages-credential';
 import { assertPackagesInstalled, getUserInfo, revokePackagesPassword } from './service';
 import { AppError } from '../../../server/errors';
 import { settingsSectionKey } from '../../../schemas/page-paths';
+import { packagesPasswordHealth } from './health';
 
 /**
  * Server slice of the packages-credential plugin, discovered by its folder (server/plugin-loader.ts).
@@ -16,6 +17,7 @@ export default defineServerPlugin({
   migrations: { '031-packages-credential': m031 },
   messages,
   revokeCredentials: revokePackagesPassword,
+  credentialHealth: packagesPasswordHealth,
   // The credential page's first render has the account (else it asks at once), for the organisation in use as the
   // call has it. Where packages is not installed there is none: the page asks and shows the refusal, as before.
   pageData: async (ctx, req, path) => {

@@ -4,6 +4,7 @@ import { messages } from './messages';
 import { listKeys, sshKeyExpiryNotices } from './service';
 import { settingsSectionKey } from '../../../schemas/page-paths';
 import * as m030 from './migrations/030-credentials';
+import { sshKeyHealth } from './health';
 
 /**
  * Server slice of the ssh-keys plugin, discovered by its folder (server/plugin-loader.ts).
@@ -15,6 +16,7 @@ export default defineServerPlugin({
   migrations: { '030-credentials': m030 },
   messages,
   scheduled: sshKeyExpiryNotices,
+  credentialHealth: sshKeyHealth,
   // The SSH page's first render has the list (else it asks at once). The keys are personal: no organisation check.
   pageData: async (ctx, req, path) =>
     req.session && settingsSectionKey(path) === 'ssh' ? { keys: await listKeys(ctx, req.session.user.id) } : undefined,

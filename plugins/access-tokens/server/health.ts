@@ -1,0 +1,38 @@
+import type { CredentialHealthSource } from '../../../server/plugin';
+import { askedIds, healthEntries } from '../../../server/auth/credential-health';
+import { MAX_TOKENS_PER_USER } from '../limits';
+
+/**
+ * The account's tokens for the security page's credential health (issue 42): each with its creation, expiry and last
+ * use; revoking deletes them (as the list's delete does) and forgets their recorded uses.
+ */
+export const tokenHealth: CredentialHealthSource = {
+  async list(ctx, userId) {
+    const rows = await ctx.db
+      .selectFrom('personal_access_tokens')
+      .select(['id', 'name', 'created_at', 'expires_at', 'last_used_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(MAX_TOKENS_PER_USER)
+      .execute();
+    return healthEntries(ctx, 'token', rows);
+  },
+
+  async revoke(ctx, userId, ids) {
+    const asked = askedIds(ids, MAX_TOKENS_PER_USER);
+    if (!asked.length) return 0;
+    // The owner check is the user id: another account's id deletes nothing.
+    const gone = await ctx.db
+      .deleteFrom('personal_access_tokens')
+      .where('user_id', '=', userId)
+      .where('id', 'in', asked)
+      .returning('id')
+      .execute();
+    await ctx.credentialUses.forget(
+      'token',
+      gone.map((r) => r.id),
+    );
+    return gone.length;
+  },
+};
