@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { closed } from '../../schemas/common';
+import { LastUseSchema } from '../../schemas/credential-uses';
 
 /**
  * The artifact-repository credential slice's wire shapes, once: the routes hand these schemas to
@@ -12,6 +13,9 @@ const credentialFields = {
   has_password: Type.Boolean({ description: 'A password exists (it can be reset, never read)' }),
   effective_at: Type.Union([Type.String(), Type.Null()], {
     description: 'When the latest password starts to be accepted (ISO); null before the first reset',
+  }),
+  last_use: Type.Union([LastUseSchema, Type.Null()], {
+    description: 'The last download the password let through (time, client address, client); null when none',
   }),
 };
 
@@ -32,6 +36,7 @@ export const PackagesPasswordResetSchema = Type.Object(
     password: Type.String(),
     has_password: credentialFields.has_password,
     effective_at: credentialFields.effective_at,
+    last_use: credentialFields.last_use,
   },
   closed,
 );

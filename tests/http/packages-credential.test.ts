@@ -25,7 +25,7 @@ describe('artifact-repository credential', () => {
   it('shows the username and never a password', async () => {
     const a = await alice.req('GET', INFO);
     expect(a.status).toBe(200);
-    expect(a.json).toEqual({ username: 'alice', has_password: false, effective_at: null });
+    expect(a.json).toEqual({ username: 'alice', has_password: false, effective_at: null, last_use: null });
     expect((await new Client(s.url).req('GET', INFO)).status).toBe(401);
   });
 
@@ -49,7 +49,12 @@ describe('artifact-repository credential', () => {
 
     // Never readable afterwards, and only a digest is stored.
     const info = await alice.req('GET', INFO);
-    expect(info.json).toEqual({ username: 'alice', has_password: true, effective_at: first.json.effective_at });
+    expect(info.json).toEqual({
+      username: 'alice',
+      has_password: true,
+      effective_at: first.json.effective_at,
+      last_use: null,
+    });
     expect(info.text).not.toContain(p1);
     const row = await s.ctx.db.selectFrom('packages_credentials').selectAll().executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(p1);

@@ -3,6 +3,7 @@ import { errorResponses } from '../../../server/errors';
 import { TenantHeadersSchema } from '../../../schemas/common';
 import { PackagesPasswordResetSchema, PackagesResetBodySchema, PackagesUserInfoSchema } from '../contract';
 import { assertPackagesInstalled, getUserInfo, resetPassword } from './service';
+import { downloadAuthRoutes } from './download-routes';
 
 /** The organisation a call is about: the x-tenant-id header the web client sends, else the current one. */
 const orgOf = (headers: { 'x-tenant-id'?: string }, currentOrgId: string | null) =>
@@ -11,6 +12,8 @@ const orgOf = (headers: { 'x-tenant-id'?: string }, currentOrgId: string | null)
 /** Artifact-repository credential of the signed-in user, in an organisation with the packages app. */
 export const packagesCredentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
+  // Downloads through a front door (nginx auth_request): internal, behind INTERNAL_API_SECRET.
+  await app.register(downloadAuthRoutes);
   app.get(
     '/uiless/proxy/package/api/external/users/userInfo',
     {

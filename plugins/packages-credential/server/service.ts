@@ -48,15 +48,24 @@ async function ensureRow(ctx: AppContext, userId: string, username: string): Pro
   return ctx.db.selectFrom('packages_credentials').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow();
 }
 
-const view = (row: PackagesCredentialsTable): PackagesUserInfo => ({
+const view = (row: PackagesCredentialsTable): Omit<PackagesUserInfo, 'last_use'> => ({
   username: row.username,
   has_password: row.password_hash !== null,
   effective_at: row.effective_at === null ? null : new Date(row.effective_at).toISOString(),
 });
 
-/** The user's artifact-repository account (created on first look; the username is the account's username). */
+/**
+ * The user's artifact-repository account (created on first look; the username is the account's username), with the
+ * last download its password let through (credentialId of the packages password is the account's id).
+ */
 export async function getUserInfo(ctx: AppContext, userId: string, username: string): Promise<PackagesUserInfo> {
-  return view(await ensureRow(ctx, userId, username));
+  const [row, lastUse] = await Promise.all([ensureRow(ctx, userId, username), lastUseOf(ctx, userId)]);
+  return { ...view(row), last_use: lastUse };
+}
+
+async function lastUseOf(ctx: AppContext, userId: string): Promise<PackagesUserInfo['last_use']> {
+  const last = (await ctx.credentialUses.lastUses('packages-password', [userId])).get(userId);
+  return last ? { at: new Date(last.at).toISOString(), address: last.address, client: last.client } : null;
 }
 
 /**
@@ -69,7 +78,7 @@ export async function resetPassword(ctx: AppContext, userId: string, username: s
   const hash = await ctx.hasher.hash(password);
   const now = ctx.clock.now().getTime();
   // If the last reset has not taken effect yet, the password in force is still the older one.
-  const inForce = row.effective_at !== null && now < row.effective_at ? row.previous_password_hash : row.password_hash;
+  const { inForce } = passwordsAt(row, now);
   const next: Partial<PackagesCredentialsTable> = {
     password_hash: hash,
     previous_password_hash: inForce,
@@ -78,7 +87,7 @@ export async function resetPassword(ctx: AppContext, userId: string, username: s
   };
   await ctx.db.updateTable('packages_credentials').set(next).where('user_id', '=', userId).execute();
   await ctx.events.emit({ type: 'packages.password-reset', to: { userId } });
-  return { ...view({ ...row, ...next }), password };
+  return { ...view({ ...row, ...next }), last_use: await lastUseOf(ctx, userId), password };
 }
 
 /**
@@ -107,6 +116,20 @@ export async function revokePackagesPassword(ctx: AppContext, userId: string): P
 }
 
 /**
+ * The digest a download is checked against at `now`: the newest password only from its effective time on, before
+ * that the previous one (null when none is in force). `pending` is the newest one while it is not yet accepted.
+ */
+export function passwordsAt(
+  row: Pick<PackagesCredentialsTable, 'password_hash' | 'previous_password_hash' | 'effective_at'>,
+  now: number,
+): { inForce: string | null; pending: string | null } {
+  const early = row.effective_at !== null && now < row.effective_at;
+  return early
+    ? { inForce: row.previous_password_hash, pending: row.password_hash }
+    : { inForce: row.password_hash, pending: null };
+}
+
+/**
  * Checks a username/password pair as the artifact repository would: the newest password only from
  * its effective time on; before that, the previous one. Time comes from the injected clock.
  */
@@ -116,12 +139,7 @@ export async function verifyPackagesPassword(ctx: AppContext, username: string, 
     .selectAll()
     .where('username', '=', username)
     .executeTakeFirst();
-  if (!row) {
-    await ctx.hasher.dummyVerify(password);
-    return false;
-  }
-  const now = ctx.clock.now().getTime();
-  const hash = row.effective_at !== null && now < row.effective_at ? row.previous_password_hash : row.password_hash;
+  const hash = row ? passwordsAt(row, ctx.clock.now().getTime()).inForce : null;
   if (!hash) {
     await ctx.hasher.dummyVerify(password);
     return false;
