@@ -5,6 +5,9 @@ import type { message as antdMessage } from 'antd';
 type MessageInstance = ReturnType<typeof antdMessage.useMessage>[0];
 import { observer } from 'mobx-react-lite';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { copyText } from '../../../src/core/clipboard';
+import { useStores } from '../../../src/core/stores/root';
+import { LazyCredentialSnippets } from '../../../src/core/ui/LazyCredentialSnippets';
 import type { AccessTokensStore } from '../store';
 
 /** Props of the one-time display. */
@@ -13,18 +16,10 @@ export interface TokenCreatedAlertProps {
   message: MessageInstance;
 }
 
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The new token's value, shown once with the hint to save it; copying confirms and hides it. */
+/** The new token's value, shown once with the hint to save it and ready-to-paste snippets; copying it confirms and hides it. */
 export const TokenCreatedAlert = observer(function TokenCreatedAlert({ store, message }: TokenCreatedAlertProps) {
   const intl = useIntl();
+  const { session } = useStores();
   const token = store.visibleToken;
   if (!token) return null;
   const copy = async () => {
@@ -62,6 +57,8 @@ export const TokenCreatedAlert = observer(function TokenCreatedAlert({ store, me
               <FormattedMessage id="access-tokens.created.copy" />
             </Button>
           </Space.Compact>
+          {/* Ready to paste: git over HTTPS and the open API, on the edition's hosts (their code loads now). */}
+          <LazyCredentialSnippets credential="token" secret={token} username={session.user?.username ?? ''} />
         </Space>
       }
     />

@@ -71,6 +71,9 @@ describe('personal access token page', () => {
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     const value = screen.getByTestId('token-value').textContent;
+    // Ready to paste beside it: git over HTTPS with the member's username (the test edition names no host: the page's).
+    await screen.findByTestId('credential-snippets', {}, { timeout: 15_000 });
+    expect(screen.getByTestId('snippet-git-text').textContent).toContain(`username=alice\npassword=${value}\n`);
     await act(async () => fireEvent.click(screen.getByTestId('token-copy')));
     expect(writeText).toHaveBeenCalledWith(value);
     await waitFor(() => expect(screen.queryByTestId('token-created')).toBeNull());
