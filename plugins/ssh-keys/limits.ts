@@ -8,3 +8,8 @@ export const SSH_RSA_MIN_BITS = 2048;
 export const SSH_KEY_NAME_MAX = 200;
 /** Longest key id in a path. */
 export const SSH_KEY_ID_MAX = 64;
+
+/** Longest repository path a git client may name over SSH (`<organisation>/<repo>.git`). */
+export const GIT_REPOSITORY_PATH_MAX = 300;
+/** Longest repository name (the part after the organisation, `.git` included). */
+export const GIT_REPOSITORY_NAME_MAX = 100;

@@ -14,6 +14,7 @@ const key: SshKey = {
   scope: 'read_write',
   expires_at: null,
   last_used_at: null,
+  last_use: null,
   created_at: '2026-01-01T00:00:00.000Z',
   expired: false,
 };

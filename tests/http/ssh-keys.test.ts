@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, orgSeed, useTestServer } from '../kit/server';
-import { useKeyByFingerprint } from '../../plugins/ssh-keys/server/service';
+import { checkGitAccess } from '../../plugins/ssh-keys/server/gate-service';
 
 // Real keys made by ssh-keygen at test time; fingerprints compared with `ssh-keygen -lf`.
 const DAY = 24 * 60 * 60 * 1000;
@@ -129,18 +129,26 @@ describe('SSH public keys', () => {
     const a = await add(bob, { name: 'ci', key: keys.ed25519b.pub, expires_at: new Date(now + DAY).toISOString() });
     expect(a.status).toBe(201);
     expect(a.json.scope).toBe('read_write');
-    expect(await useKeyByFingerprint(s.ctx, keys.ed25519b.fingerprint)).toEqual({
-      userId: expect.any(String),
-      scope: 'read_write',
+    // What the git gate asks (tests/http/git-over-ssh.test.ts runs it through sshd).
+    const clone = () =>
+      checkGitAccess(
+        s.ctx,
+        { key_id: a.json.id, command: 'git-upload-pack', repository: 'acme/demo.git', address: '127.0.0.1' },
+        'en_US',
+        () => {},
+      );
+    expect(await clone()).toEqual({ repository: 'Acme/demo.git', username: 'bob', locale: 'en_US' });
+    expect((await bob.req('GET', `${CHINA}/${a.json.id}`)).json).toMatchObject({
+      last_used_at: new Date(now).toISOString(),
+      last_use: { at: new Date(now).toISOString(), address: '127.0.0.1', client: 'git over ssh' },
     });
-    expect((await bob.req('GET', `${CHINA}/${a.json.id}`)).json.last_used_at).toBe(new Date(now).toISOString());
     s.clock.advance(DAY);
     // A day later the sessions have ended too; sign in again.
     await alice.login('alice', 'Secret#123');
     await bob.login('bob', 'Secret#123');
     const listed = (await bob.req('GET', CHINA)).json;
     expect(listed[0]).toMatchObject({ id: a.json.id, expired: true });
-    expect(await useKeyByFingerprint(s.ctx, keys.ed25519b.fingerprint)).toBeNull();
+    await expect(clone()).rejects.toMatchObject({ status: 403, code: 'SshKeyExpired' });
     // Renewing the expiry makes it usable again.
     const renewed = await bob.req('PUT', `${CHINA}/${a.json.id}`, { body: { expires_at: null } });
     expect(renewed.json).toMatchObject({ expires_at: null, expired: false });

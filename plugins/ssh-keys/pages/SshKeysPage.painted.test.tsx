@@ -24,6 +24,7 @@ const key = (id: string, extra: Partial<SshKey> = {}): SshKey => ({
   scope: 'read_write',
   expires_at: null,
   last_used_at: null,
+  last_use: null,
   created_at: '2026-03-01T23:30:00.000Z',
   expired: false,
   ...extra,

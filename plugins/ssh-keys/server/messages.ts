@@ -13,6 +13,12 @@ export const messages = defineServerMessages({
     SshKeyDuplicate: 'This public key has already been added.',
     SshKeyNotFound: 'The SSH key does not exist.',
     SshKeyExpiryPast: 'The expiration date must be in the future.',
+    SshKeyExpired:
+      'Your SSH key "{name}" expired on {date} and can no longer be used. Set a new expiry or add a new key under Personal settings > SSH keys.',
+    SshKeyReadOnly:
+      'Your SSH key "{name}" is read-only: it can clone and pull but not push. Use a read-write key, or change its scope under Personal settings > SSH keys.',
+    GitRepositoryPathInvalid:
+      'The repository "{repository}" is not a valid path. Use <organization>/<repository>.git, e.g. git@host:MyOrg/project.git.',
   },
   zh_CN: {
     SshKeyInvalid: '公钥不是有效的 SSH 公钥（格式应为“类型 base64 [注释]”）。',
@@ -25,6 +31,12 @@ export const messages = defineServerMessages({
     SshKeyDuplicate: '该公钥已被添加。',
     SshKeyNotFound: 'SSH 公钥不存在。',
     SshKeyExpiryPast: '过期时间必须晚于当前时间。',
+    SshKeyExpired:
+      '你的 SSH 公钥“{name}”已于 {date} 过期，无法继续使用。请在“个人设置 > SSH 公钥”中修改过期时间或添加新的公钥。',
+    SshKeyReadOnly:
+      '你的 SSH 公钥“{name}”为只读权限，只能克隆和拉取，不能推送。请使用读写权限的公钥，或在“个人设置 > SSH 公钥”中修改其权限。',
+    GitRepositoryPathInvalid:
+      '代码库路径“{repository}”无效。请使用“<企业>/<代码库>.git”，例如 git@host:MyOrg/project.git。',
   },
 });
 

@@ -9,6 +9,7 @@ import {
   SshKeyUpdateBodySchema,
 } from '../contract';
 import { addKey, deleteKey, getKey, listKeys, updateKey } from './service';
+import { gitSshInternalRoutes } from './internal-routes';
 
 /**
  * The code-hosting key API on both host prefixes: `/uiless/proxy/codeup/…` (China editions) and
@@ -19,6 +20,8 @@ export const SSH_KEY_BASES = ['/uiless/proxy/codeup/api/v3/user/keys', '/codeup/
 /** SSH public keys of the signed-in user: list, add, read, edit, delete. */
 export const sshKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
+  // Git over SSH's questions (the gate's internal API) come with the keys they are about.
+  await app.register(gitSshInternalRoutes);
   for (const base of SSH_KEY_BASES) {
     app.get(
       base,

@@ -2,6 +2,7 @@ import sshpk from 'sshpk';
 import type { Kysely } from 'kysely';
 import { emitDueExpiries } from '../../../server/services/scheduler';
 import type { AppContext } from '../../../server/context';
+import type { LastCredentialUse } from '../../../server/auth/credential-uses';
 import type { DB } from '../../../server/db/schema';
 import type { SshKeysTable } from './tables';
 import { AppError } from '../../../server/errors';
@@ -77,10 +78,15 @@ function isPrivateKey(text: string): boolean {
   }
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
-/** Shapes a row for the client, with the expired flag computed on the injected clock. */
-export function toView(row: SshKeysTable, now: number): SshKey {
+/**
+ * Shapes a row for the client, with the expired flag computed on the injected clock and its last recorded use (git
+ * over SSH). `last_used_at` is the later of that use and the time kept on the key, which outlives the 90 days uses
+ * are kept.
+ */
+export function toView(row: SshKeysTable, now: number, lastUse: LastCredentialUse | null = null): SshKey {
+  const lastAt = Math.max(Number(row.last_used_at ?? 0), lastUse?.at ?? 0);
   return {
     id: row.id,
     name: row.name,
@@ -89,7 +95,8 @@ export function toView(row: SshKeysTable, now: number): SshKey {
     fingerprint: row.fingerprint,
     scope: row.scope as SshKeyScope,
     expires_at: iso(row.expires_at),
-    last_used_at: iso(row.last_used_at),
+    last_used_at: lastAt ? iso(lastAt) : null,
+    last_use: lastUse && { at: new Date(lastUse.at).toISOString(), address: lastUse.address, client: lastUse.client },
     created_at: new Date(row.created_at).toISOString(),
     expired: row.expires_at !== null && now >= row.expires_at,
   };
@@ -113,7 +120,11 @@ export async function listKeys(ctx: AppContext, userId: string): Promise<SshKey[
     .orderBy('id')
     .execute();
   const now = ctx.clock.now().getTime();
-  return rows.map((r) => toView(r, now));
+  const last = await ctx.credentialUses.lastUses(
+    'ssh-key',
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toView(r, now, last.get(r.id) ?? null));
 }
 
 async function ownedKey(db: Kysely<DB>, userId: string, id: string): Promise<SshKeysTable> {
@@ -130,7 +141,9 @@ async function ownedKey(db: Kysely<DB>, userId: string, id: string): Promise<Ssh
 
 /** One of the user's keys; another user's key answers 404. */
 export async function getKey(ctx: AppContext, userId: string, id: string): Promise<SshKey> {
-  return toView(await ownedKey(ctx.db, userId, id), ctx.clock.now().getTime());
+  const row = await ownedKey(ctx.db, userId, id);
+  const last = await ctx.credentialUses.lastUses('ssh-key', [id]);
+  return toView(row, ctx.clock.now().getTime(), last.get(id) ?? null);
 }
 
 /** A key's name as stored: trimmed, not empty, and clean (schemas/clean-text.ts). */
@@ -190,7 +203,8 @@ export async function updateKey(ctx: AppContext, userId: string, id: string, inp
   if (Object.keys(patch).length) {
     await ctx.db.updateTable('ssh_keys').set(patch).where('id', '=', id).where('user_id', '=', userId).execute();
   }
-  return toView({ ...row, ...patch }, ctx.clock.now().getTime());
+  const last = await ctx.credentialUses.lastUses('ssh-key', [id]);
+  return toView({ ...row, ...patch }, ctx.clock.now().getTime(), last.get(id) ?? null);
 }
 
 /** Deletes one of the user's keys; another user's key answers 404 and nothing changes. */
@@ -198,22 +212,10 @@ export async function deleteKey(ctx: AppContext, userId: string, id: string): Pr
   const key = await ownedKey(ctx.db, userId, id);
   const r = await ctx.db.deleteFrom('ssh_keys').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   // Two deletions at once: the one that deleted it tells.
-  if (Number(r.numDeletedRows) > 0) await ctx.events.emit({ type: 'ssh-key.deleted', name: key.name, to: { userId } });
-}
-
-/**
- * For the code-hosting SSH front door: the key with this fingerprint if it may be used now
- * (an expired key is refused), recording the use as "last used".
- */
-export async function useKeyByFingerprint(
-  ctx: AppContext,
-  fingerprint: string,
-): Promise<{ userId: string; scope: SshKeyScope } | null> {
-  const row = await ctx.db.selectFrom('ssh_keys').selectAll().where('fingerprint', '=', fingerprint).executeTakeFirst();
-  const now = ctx.clock.now().getTime();
-  if (!row || (row.expires_at !== null && now >= row.expires_at)) return null;
-  await ctx.db.updateTable('ssh_keys').set({ last_used_at: now }).where('id', '=', row.id).execute();
-  return { userId: row.user_id, scope: row.scope as SshKeyScope };
+  if (Number(r.numDeletedRows) > 0) {
+    await ctx.credentialUses.forget('ssh-key', [id]);
+    await ctx.events.emit({ type: 'ssh-key.deleted', name: key.name, to: { userId } });
+  }
 }
 
 /** Days before a key expires when its owner is told (and once more when it has expired). */
