@@ -42,3 +42,6 @@ export const CREDENTIAL_TIMELINE_PAGE = 50;
 export const STALE_AFTER_DAYS = [30, 90] as const;
 /** Health marks: a credential expiring within this many days is flagged. */
 export const EXPIRING_WITHIN_DAYS = 7;
+
+/** The timeline's path (`GET`, `?kind=&id=&before=`): a core route, the web's drawer calls it. */
+export const CREDENTIAL_USES_PATH = '/users/ajax/v1/my/credential-uses';

@@ -33,6 +33,7 @@ import { oapiRoutes } from './routes/oapi';
 import { identityRoutes } from './routes/identities';
 import { captchaRoutes } from './routes/captcha';
 import { reauthRoutes } from './routes/reauth';
+import { credentialUseRoutes } from './routes/credential-uses';
 import { discoverServerPlugins, editionServerPlugins } from './plugin-loader';
 import { EventBus, type EventReceiver } from './events';
 import { Scheduler, type ScheduledJob } from './services/scheduler';
@@ -342,6 +343,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(identityRoutes);
   await app.register(captchaRoutes);
   await app.register(reauthRoutes);
+  await app.register(credentialUseRoutes);
   for (const p of plugins) if (p.routes) await app.register(p.routes);
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   await registerWebApp(app, ctx);

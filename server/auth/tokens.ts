@@ -8,14 +8,21 @@ import type { SessionUser } from '../context';
 /** Recognisable prefix of personal access tokens (secret scanners and people can spot a leaked one). */
 export const TOKEN_PREFIX = 'pt-';
 
-/** Outcome of checking a presented token. */
+/**
+ * Outcome of checking a presented token. A token that names a row (valid, or expired) carries its id, owner and name,
+ * so the pipeline can record the use (ctx.credentialUses) once it knows the outcome of the scope and tenant checks.
+ */
 export type VerifyTokenResult =
-  | { ok: true; tokenId: string; scopes: string[]; user: SessionUser }
-  | { ok: false; reason: 'malformed' | 'unknown' | 'expired' };
+  | { ok: true; tokenId: string; scopes: string[]; user: SessionUser; name?: string }
+  | { ok: false; reason: 'malformed' | 'unknown' }
+  | { ok: false; reason: 'expired'; tokenId: string; userId: string; name: string };
 
 /** Verifies a presented token for the open API; implemented by a slice (`provides.tokenAuth`), absent otherwise. */
 export interface TokenAuthenticator {
-  /** Shape, checksum, digest lookup and expiry; records the last use (throttled). */
+  /**
+   * Shape, checksum, digest lookup and expiry; keeps the token's own last-use time (throttled, outlives the 90 days
+   * of recorded uses). Recording the use itself (address, client, outcome) is the pipeline's.
+   */
   verify(token: string): Promise<VerifyTokenResult>;
 }
 

@@ -8,13 +8,21 @@ import { resolveLocale, type MessageCode, type ServerLocale } from '../i18n/inde
 import { sessionCookieName, type SessionStore } from '../auth/sessions';
 import { safeEqual } from '../auth/random';
 import { isFresh } from '../auth/reauth';
-import { hasScope, TOKEN_PREFIX } from '../auth/tokens';
 import { enforceTenant, installTenantContext } from './tenant';
+import { authenticateToken } from './token-auth';
 import { noteEventsDuring, type EventAudience } from '../events';
 import { ACCOUNT_EVENTS_HEADER } from '../../schemas/account-events';
 
 /** Path prefixes that are API (JSON) rather than pages or files; every route under them must declare `config.auth`. */
-export const API_PREFIXES = ['/users/ajax/', '/individual/', '/uiless/', '/oapi/', '/objects/', '/api/ajax/', '/internal/'];
+export const API_PREFIXES = [
+  '/users/ajax/',
+  '/individual/',
+  '/uiless/',
+  '/oapi/',
+  '/objects/',
+  '/api/ajax/',
+  '/internal/',
+];
 
 /** The header the suite's front doors present INTERNAL_API_SECRET in (never a cookie, never Authorization). */
 export const INTERNAL_SECRET_HEADER = 'x-internal-secret';
@@ -160,28 +168,6 @@ const STATUS_TEXT: Record<number, string> = {
   431: 'Request Header Fields Too Large',
 };
 
-/** Names of query parameters that would carry a token if a client put it in the URL. */
-const TOKEN_QUERY_KEYS = /^(private_token|access_token|token|x-yunxiao-token|api_key|apikey)$/i;
-
-function tokenInQuery(req: FastifyRequest): boolean {
-  const q = req.query;
-  if (!q || typeof q !== 'object') return false;
-  return Object.entries(q as Record<string, unknown>).some(
-    ([k, v]) => TOKEN_QUERY_KEYS.test(k) || (typeof v === 'string' && v.startsWith(TOKEN_PREFIX)),
-  );
-}
-
-function presentedToken(req: FastifyRequest): string | undefined {
-  const header = req.headers['x-yunxiao-token'];
-  if (typeof header === 'string' && header) return header.trim();
-  const auth = req.headers.authorization;
-  if (typeof auth === 'string') {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    if (m) return m[1];
-  }
-  return undefined;
-}
-
 /** The audiences of the account events each request emitted, for its answer's `x-account-events`. */
 const eventsOf = new WeakMap<FastifyRequest, EventAudience[]>();
 
@@ -231,7 +217,9 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
     // The internal API is exactly the routes under /internal/ (besides the catch-all that answers unknown ones 404).
     const internal = route.config?.auth === 'internal';
     if (internal !== route.url.startsWith('/internal/') && route.url !== '/internal/*')
-      throw new Error(`route ${String(route.method)} ${route.url}: the internal API is exactly the routes under /internal/`);
+      throw new Error(
+        `route ${String(route.method)} ${route.url}: the internal API is exactly the routes under /internal/`,
+      );
   });
 
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -245,24 +233,13 @@ export function installPipeline(app: FastifyInstance, ctx: AppContext, sessions:
       const secret = ctx.config.internalApiSecret;
       if (!secret) return sendError(req, reply, 404, 'NotFound');
       const sent = req.headers[INTERNAL_SECRET_HEADER];
-      if (typeof sent !== 'string' || !safeEqual(sent, secret)) return sendError(req, reply, 401, 'InternalSecretInvalid');
+      if (typeof sent !== 'string' || !safeEqual(sent, secret))
+        return sendError(req, reply, 401, 'InternalSecretInvalid');
       return;
     }
 
-    if (auth === 'token') {
-      if (tokenInQuery(req)) return sendError(req, reply, 401, 'TokenInQuery');
-      const token = presentedToken(req);
-      if (!token) return sendError(req, reply.header('www-authenticate', 'Bearer'), 401, 'TokenInvalid');
-      const result = ctx.tokenAuth ? await ctx.tokenAuth.verify(token) : null;
-      if (!result?.ok) return sendError(req, reply.header('www-authenticate', 'Bearer'), 401, 'TokenInvalid');
-      // A user who must change the password acts through nothing but the password change, tokens included.
-      if (result.user.must_change_password === 1) return sendError(req, reply, 403, 'PasswordChangeRequired');
-      if (config.scope && !hasScope(result.scopes, config.scope)) {
-        return sendError(req, reply, 403, 'InsufficientScope', { scope: config.scope });
-      }
-      req.token = { tokenId: result.tokenId, scopes: result.scopes, user: result.user };
-      return enforceTenant(ctx, req, reply);
-    }
+    // The open API: the token, its scope and the organisation's policies; every use is recorded (./token-auth).
+    if (auth === 'token') return authenticateToken(ctx, req, reply);
 
     await loadSession(req, sessions, https);
 

@@ -46,7 +46,7 @@ function toRequestOrganization(a: OrgAccess): RequestOrganization {
 }
 
 /** A refusal: its code, and the organisation's name where the text names it (a member's own organisation). */
-interface Refusal {
+export interface TenantRefusal {
   denial: OrgDenial;
   params?: { org: string };
 }
@@ -57,7 +57,7 @@ async function admit(
   req: FastifyRequest,
   userId: string,
   orgId: string,
-): Promise<Refusal | { org: RequestOrganization }> {
+): Promise<TenantRefusal | { org: RequestOrganization }> {
   const access = orgId.length <= ORG_ID_MAX ? await memberOrgAccess(ctx.db, userId, orgId) : undefined;
   const denial = access ? policyDenial(access, req.ip, ctx.clock.now().getTime()) : 'NoOrganizationPermission';
   if (denial) {
@@ -116,6 +116,15 @@ export async function enforceTenant(
   req: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply | undefined> {
+  const r = await tenantRefusal(ctx, req);
+  return r ? sendError(req, reply, 403, r.denial, r.params) : undefined;
+}
+
+/**
+ * The tenant check without the answer: the refusal (for the caller to send, e.g. after recording a token's refused
+ * use), or undefined with `req.organization` set.
+ */
+export async function tenantRefusal(ctx: AppContext, req: FastifyRequest): Promise<TenantRefusal | undefined> {
   const scoped = req.routeOptions.config?.orgScoped;
   const user = req.session?.user ?? req.token?.user;
   if (!user || scoped === false || scoped === 'manual') return undefined;
@@ -135,7 +144,7 @@ export async function enforceTenant(
   let first: RequestOrganization | null = null;
   for (const orgId of named) {
     const r = await admit(ctx, req, user.id, orgId);
-    if ('denial' in r) return sendError(req, reply, 403, r.denial, r.params);
+    if ('denial' in r) return r;
     first ??= r.org;
   }
   req.organization = first;

@@ -103,7 +103,10 @@ export async function issueToken(
   return { token, record };
 }
 
-/** Checks a token: shape and checksum first (no DB), then digest lookup and expiry; records last use (throttled). */
+/**
+ * Checks a token: shape and checksum first (no DB), then digest lookup and expiry; keeps the row's last-use time
+ * (throttled; the pipeline records the use with its address and outcome through ctx.credentialUses).
+ */
 export async function verifyToken(db: Kysely<DB>, clock: Clock, token: string): Promise<VerifyTokenResult> {
   if (!isWellFormedToken(token)) return { ok: false, reason: 'malformed' };
   const row = await db
@@ -111,6 +114,7 @@ export async function verifyToken(db: Kysely<DB>, clock: Clock, token: string): 
     .innerJoin('users', 'users.id', 'personal_access_tokens.user_id')
     .select([
       'personal_access_tokens.id as token_id',
+      'personal_access_tokens.name as token_name',
       'personal_access_tokens.scopes',
       'personal_access_tokens.expires_at',
       'personal_access_tokens.last_used_at',
@@ -120,7 +124,8 @@ export async function verifyToken(db: Kysely<DB>, clock: Clock, token: string): 
     .executeTakeFirst();
   if (!row) return { ok: false, reason: 'unknown' };
   const now = clock.now().getTime();
-  if (row.expires_at != null && row.expires_at <= now) return { ok: false, reason: 'expired' };
+  if (row.expires_at != null && row.expires_at <= now)
+    return { ok: false, reason: 'expired', tokenId: row.token_id, userId: row.id, name: row.token_name };
   if (row.last_used_at == null || now - row.last_used_at >= LAST_USED_THROTTLE_MS) {
     await db
       .updateTable('personal_access_tokens')
@@ -129,7 +134,7 @@ export async function verifyToken(db: Kysely<DB>, clock: Clock, token: string): 
       .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', now - LAST_USED_THROTTLE_MS)]))
       .execute();
   }
-  const { token_id, scopes, expires_at: _e, last_used_at: _l, ...user } = row;
+  const { token_id, token_name, scopes, expires_at: _e, last_used_at: _l, ...user } = row;
   let parsed: string[] = [];
   try {
     const v: unknown = JSON.parse(scopes);
@@ -137,7 +142,7 @@ export async function verifyToken(db: Kysely<DB>, clock: Clock, token: string): 
   } catch {
     parsed = [];
   }
-  return { ok: true, tokenId: token_id, scopes: parsed, user: user as SessionUser };
+  return { ok: true, tokenId: token_id, scopes: parsed, user: user as SessionUser, name: token_name };
 }
 
 /** Deletes a token of a user (owner check included); true when one was removed. */
