@@ -4,6 +4,7 @@ import { annotate, ResourceStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import { packagesCredentialApi } from './api';
 import type { PackagesUserInfo } from './contract';
+import type { LastUse } from '../../schemas/credential-uses';
 import { isRecord, isStringOrNull } from '../../src/core/shape';
 
 /** The artifact-repository credential and its reset. */
@@ -27,6 +28,11 @@ export class PackagesCredentialStore extends ResourceStore<PackagesUserInfo | nu
   /** Username and password state; null until loaded and when the fetch failed. */
   get info(): PackagesUserInfo | null {
     return this.data;
+  }
+
+  /** The password's last download let through (time, address, client); null when never or not loaded. */
+  get lastUse(): LastUse | null {
+    return this.data?.last_use ?? null;
   }
 
   /** The artifact account's username and password state. */
@@ -66,9 +72,21 @@ export default createPackagesCredentialStore;
 export function isUserInfo(v: unknown): v is PackagesUserInfo {
   return (
     isRecord(v) &&
-    Object.keys(v).length === 3 &&
+    Object.keys(v).length === 4 &&
     typeof v.username === 'string' &&
     typeof v.has_password === 'boolean' &&
-    isStringOrNull(v.effective_at)
+    isStringOrNull(v.effective_at) &&
+    (v.last_use === null || isLastUse(v.last_use))
+  );
+}
+
+/** A last use as the service answers it: a time, an address and the client (null when it did not say). */
+function isLastUse(v: unknown): v is LastUse {
+  return (
+    isRecord(v) &&
+    Object.keys(v).length === 3 &&
+    typeof v.at === 'string' &&
+    typeof v.address === 'string' &&
+    isStringOrNull(v.client)
   );
 }
