@@ -6,8 +6,30 @@ import { edition } from '../../../src/core/edition';
 import { formatDateTime } from '../../../src/core/i18n/format';
 import { failureText } from '../../../src/core/stores/failure';
 import { useStore } from '../../../src/core/stores/root';
+import { LazyCredentialSnippets } from '../../../src/core/ui/LazyCredentialSnippets';
+import { LocalTime } from '../../../src/core/ui/LocalTime';
+import { Truncated } from '../../../src/core/ui/Truncated';
 
-/** Artifact-repository credential: the username, and a password reset whose result is shown once. */
+/** The password's last download let through: when, from which address, with which client; or that it never was. */
+const LastUseLine = observer(function LastUseLine() {
+  const use = useStore('packagesCredential').lastUse;
+  if (!use) return <FormattedMessage id="packages-credential.lastUse.never" />;
+  return (
+    <>
+      <FormattedMessage
+        id="packages-credential.lastUse.at"
+        values={{ time: <LocalTime value={use.at} />, address: use.address }}
+      />
+      {use.client && (
+        <div>
+          <Truncated text={use.client} maxWidth="100%" secondary data-testid="packages-last-use-client" />
+        </div>
+      )}
+    </>
+  );
+});
+
+/** Artifact-repository credential: the username, the password's last use, and a reset whose result is shown once. */
 const PackagesCredentialView = observer(function PackagesCredentialView() {
   const store = useStore('packagesCredential');
   const intl = useIntl();
@@ -62,7 +84,7 @@ const PackagesCredentialView = observer(function PackagesCredentialView() {
                   <Typography.Text code copyable={{ text: store.newPassword }} style={{ fontSize: 15 }}>
                     {store.newPassword}
                   </Typography.Text>
-                  <div style={{ marginTop: 8 }}>
+                  <div style={{ marginTop: 8, marginBottom: 12 }}>
                     <FormattedMessage id="packages-credential.reset.effectiveAfter" />
                     {info.effective_at && (
                       <>
@@ -74,6 +96,12 @@ const PackagesCredentialView = observer(function PackagesCredentialView() {
                       </>
                     )}
                   </div>
+                  {/* Ready to paste: .npmrc, Maven and Docker on the edition's artifact host (their code loads now). */}
+                  <LazyCredentialSnippets
+                    credential="packages-password"
+                    secret={store.newPassword}
+                    username={info.username}
+                  />
                 </>
               }
             />
@@ -116,6 +144,12 @@ const PackagesCredentialView = observer(function PackagesCredentialView() {
                   />
                 </Button>
               </Popconfirm>
+            </dd>
+            <dt style={{ color: 'var(--ant-color-text-secondary)' }}>
+              <FormattedMessage id="packages-credential.field.lastUsed" />
+            </dt>
+            <dd style={{ margin: 0, minWidth: 0 }} data-testid="packages-last-use">
+              <LastUseLine />
             </dd>
           </dl>
           <Typography.Paragraph type="secondary" style={{ marginTop: 20, marginBottom: 0 }}>
