@@ -31,6 +31,10 @@ export type AccountEventBody =
   | { type: 'token.created'; name: string; expiresAt: number | null }
   | { type: 'token.expiring'; name: string; expiresAt: number; days: number }
   | { type: 'token.expired'; name: string; expiresAt: number }
+  // Rotation and renewal (issue 42): a new secret for a token; the old one works until `oldStopsAt` (null: at once).
+  | { type: 'token.regenerated'; name: string; expiresAt: number; oldStopsAt: number | null }
+  // An expired token made again with its scopes; `dropped` names grants the catalogue no longer offers.
+  | { type: 'token.recreated'; name: string; expiresAt: number; dropped: string[] }
   | { type: 'ssh-key.added'; name: string; fingerprint: string }
   | { type: 'ssh-key.expiring'; name: string; expiresAt: number; days: number }
   | { type: 'ssh-key.expired'; name: string; expiresAt: number }
@@ -70,7 +74,9 @@ export type AccountEventBody =
       name: string | null;
       action: string;
       reason: CredentialRefusal;
-    };
+    }
+  // "Revoke all stale" on the security page's credential health (issue 42): how many of each kind went (history only).
+  | { type: 'credentials.stale-revoked'; counts: { credential: CredentialKind | 'session'; count: number }[] };
 
 /** Why a sign-in or a proof was refused (never which of name or password was wrong: the account is known here). */
 export type SignInFailure =

@@ -1,8 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { closed, LocaleSchema } from '../../schemas/common';
+import { LastUseSchema } from '../../schemas/credential-uses';
 import {
   TOKEN_DESCRIPTION_MAX,
   TOKEN_DESCRIPTION_MIN,
+  TOKEN_GRACE_MINUTES_MAX,
   TOKEN_ID_MAX,
   TOKEN_NAME_MAX,
   TOKEN_PAGE_SIZE_DEFAULT,
@@ -31,11 +33,22 @@ export const AccessTokenSchema = Type.Object(
     expires_at: Type.Union([Type.String(), Type.Null()], {
       description: 'ISO time; the token stops working at this instant',
     }),
-    last_used_at: Type.Union([Type.String(), Type.Null()]),
+    last_used_at: Type.Union([Type.String(), Type.Null()], {
+      description: 'ISO time of the last use (kept past the 90 days of recorded uses); null when never used',
+    }),
+    last_use: Type.Union([LastUseSchema, Type.Null()], {
+      description: 'The last recorded use with its client address and client (90 days); null when none',
+    }),
     expired: Type.Boolean({
       description: 'Decided by the server clock, so a wrong browser clock cannot make an expired token look editable',
     }),
     token: Type.Optional(Type.String({ description: 'The secret: present once, in the creation answer' })),
+    replaced: Type.Optional(
+      Type.Boolean({
+        description:
+          'Present (true) on a regenerated token whose old secret still works during its grace, until `expires_at`',
+      }),
+    ),
   },
   closed,
 );
@@ -164,3 +177,40 @@ export type LegacyTokensAnswer = Static<typeof LegacyTokensAnswerSchema>;
 export const TokenIdParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: TOKEN_ID_MAX }) }, closed);
 /** Static type of the token path params. */
 export type TokenIdParams = Static<typeof TokenIdParamsSchema>;
+
+/** Regenerate body: the new secret's expiry, and how long the old secret keeps working (0 = it stops at once). */
+export const TokenRegenerateBodySchema = Type.Object(
+  {
+    expires_at: grantFields.expires_at,
+    grace_minutes: Type.Integer({
+      minimum: 0,
+      maximum: TOKEN_GRACE_MINUTES_MAX,
+      description: 'Minutes the old secret keeps working (at most 24 h; never past its own expiry)',
+    }),
+  },
+  closed,
+);
+/** What the regenerate dialog sends. */
+export type TokenRegenerateBody = Static<typeof TokenRegenerateBodySchema>;
+
+/** Re-create body: the expiry of the token made again from an expired one. */
+export const TokenRecreateBodySchema = Type.Object({ expires_at: grantFields.expires_at }, closed);
+/** What the re-create dialog sends. */
+export type TokenRecreateBody = Static<typeof TokenRecreateBodySchema>;
+
+/** Answer to a regeneration or a re-creation: the new token (with its secret, once) and what changed. */
+export const TokenRenewalAnswerSchema = Type.Object(
+  {
+    access_token: AccessTokenSchema,
+    previous_token_id: Type.String({ description: 'The token this one replaces' }),
+    previous_stops_at: Type.String({
+      description: 'When the old secret stops working (regenerate) or stopped (re-create: its expiry), ISO',
+    }),
+    dropped_scopes: Type.Array(Type.String(), {
+      description: 'Grants of the old token the catalogue no longer offers, left out of the new one',
+    }),
+  },
+  closed,
+);
+/** The renewed token and what changed. */
+export type TokenRenewalAnswer = Static<typeof TokenRenewalAnswerSchema>;

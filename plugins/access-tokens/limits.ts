@@ -20,3 +20,7 @@ export const TOKEN_SCOPES_MAX = 100;
 export const TOKEN_SCOPE_KEY_MAX = 100;
 /** Longest token or user id in a path or body. */
 export const TOKEN_ID_MAX = 64;
+/** Longest grace, in minutes, during which a regenerated token's old secret keeps working (24 h). */
+export const TOKEN_GRACE_MINUTES_MAX = 24 * 60;
+/** Graces the regenerate dialog offers, in minutes: at once, one hour, a day. */
+export const TOKEN_GRACE_PRESETS_MINUTES = [0, 60, TOKEN_GRACE_MINUTES_MAX] as const;

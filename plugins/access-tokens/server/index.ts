@@ -5,6 +5,8 @@ import { tokenAuthenticator } from './tokens';
 import { revokeAllTokens, searchTokens, tokenExpiryNotices } from './service';
 import { settingsSectionKey } from '../../../schemas/page-paths';
 import { TOKEN_PAGE_SIZE_DEFAULT } from '../limits';
+import { purgeReplacedTokens } from './renewal';
+import * as m074 from './migrations/074-token-rotation';
 import { tokenHealth } from './health';
 
 /**
@@ -15,6 +17,9 @@ export default defineServerPlugin({
   id: 'access-tokens',
   routes: accessTokenRoutes,
   messages,
+  migrations: { '074-token-rotation': m074 },
+  // A regenerated token's old row goes once its grace is over.
+  housekeeping: purgeReplacedTokens,
   // The open-API authentication of the core verifies tokens through this (ctx.tokenAuth).
   provides: { tokenAuth: (ctx) => tokenAuthenticator(ctx) },
   scheduled: tokenExpiryNotices,

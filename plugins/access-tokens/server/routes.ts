@@ -14,12 +14,16 @@ import {
   TokenIdParamsSchema,
   TokenPageSchema,
   TokenPermissionsAnswerSchema,
+  TokenRecreateBodySchema,
+  TokenRegenerateBodySchema,
+  TokenRenewalAnswerSchema,
   TokenScopesAnswerSchema,
   TokenScopesQuerySchema,
   TokenSearchBodySchema,
   TokenUpdateBodySchema,
 } from '../contract';
 import { allTokens, createToken, removeToken, scopeTree, searchTokens, updateToken } from './service';
+import { recreateToken, regenerateToken } from './renewal';
 
 const tags = ['access-tokens'];
 
@@ -103,6 +107,43 @@ export const accessTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     );
   }
+
+  // Rotation and renewal (issue 42): a new secret is a new credential, so both need a recent proof and share the
+  // creation budget.
+  app.post(
+    '/users/ajax/v1/my/tokens/:id/regenerate',
+    {
+      config: { auth: 'session', reauth: true, limit: TOKEN_CREATE_LIMIT },
+      schema: {
+        tags,
+        summary: 'Regenerate my live token: same name, description and scopes; a new secret (in the answer, once)',
+        description:
+          'The old secret stops at once (`grace_minutes` 0) or after the grace (at most 24 h, never past its own ' +
+          'expiry); until then it is listed as replaced. 404 for anyone else’s token; 409 for an expired one.',
+        params: TokenIdParamsSchema,
+        body: TokenRegenerateBodySchema,
+        response: { 200: TokenRenewalAnswerSchema, ...errorResponses },
+      },
+    },
+    async (req) => regenerateToken(ctx, req.session!.user.id, req.params.id, req.body),
+  );
+  app.post(
+    '/users/ajax/v1/my/tokens/:id/recreate',
+    {
+      config: { auth: 'session', reauth: true, limit: TOKEN_CREATE_LIMIT },
+      schema: {
+        tags,
+        summary: 'Re-create my expired token with its scopes; a new secret (in the answer, once) and expiry',
+        description:
+          'Scopes the catalogue no longer offers are left out and named in `dropped_scopes`; the expired token ' +
+          'is removed. 404 for anyone else’s token; 409 for one that has not expired.',
+        params: TokenIdParamsSchema,
+        body: TokenRecreateBodySchema,
+        response: { 200: TokenRenewalAnswerSchema, ...errorResponses },
+      },
+    },
+    async (req) => recreateToken(ctx, req.session!.user.id, req.params.id, req.body),
+  );
 
   app.get(
     '/users/ajax/v1/tokens::scopes',

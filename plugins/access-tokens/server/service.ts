@@ -1,5 +1,8 @@
+import type { ExpressionBuilder } from 'kysely';
+import type { DB } from '../../../server/db/schema';
 import { emitDueExpiries } from '../../../server/services/scheduler';
 import type { AppContext } from '../../../server/context';
+import type { LastCredentialUse } from '../../../server/auth/credential-uses';
 import type { RevokedCredentials } from '../../../server/plugin';
 import type { PersonalAccessTokensTable } from './tables';
 import { AppError } from '../../../server/errors';
@@ -35,7 +38,8 @@ export function scopeTree(locale: ServerLocale): TokenScopeArea[] {
 
 const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
 
-function parseScopes(json: string): string[] {
+/** The grants a row stores (a JSON array); anything else reads as none. */
+export function parseScopes(json: string): string[] {
   try {
     const v: unknown = JSON.parse(json);
     return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
@@ -49,21 +53,30 @@ export function isExpired(expiresAt: number | null, now: number): boolean {
   return expiresAt != null && expiresAt <= now;
 }
 
-/** Shapes a stored row for the page; never includes the digest. */
-export function toTokenView(row: Omit<PersonalAccessTokensTable, 'token_digest'>, now: number): AccessToken {
+/** Shapes a stored row for the page (with its last recorded use, when the list read it); never includes the digest. */
+export function toTokenView(
+  row: Omit<PersonalAccessTokensTable, 'token_digest' | 'replaced_by'> & { replaced_by?: string | null },
+  now: number,
+  lastUse?: LastCredentialUse,
+): AccessToken {
+  // The recorded use (with its address) is more precise than the row's throttled time, which outlives its 90 days.
+  const lastAt = Math.max(Number(row.last_used_at ?? 0), lastUse?.at ?? 0);
   return {
+    ...(row.replaced_by ? { replaced: true } : {}),
     token_id: row.id,
     name: row.name,
     description: row.description,
     token_scopes: parseScopes(row.scopes),
     created_at: iso(row.created_at)!,
     expires_at: iso(row.expires_at),
-    last_used_at: iso(row.last_used_at),
+    last_used_at: lastAt ? iso(lastAt) : null,
+    last_use: lastUse ? { at: iso(lastUse.at)!, address: lastUse.address, client: lastUse.client } : null,
     expired: isExpired(row.expires_at, now),
   };
 }
 
-const listColumns = [
+/** The columns a listed token is made of (never the digest). */
+export const listColumns = [
   'id',
   'user_id',
   'name',
@@ -72,6 +85,7 @@ const listColumns = [
   'created_at',
   'expires_at',
   'last_used_at',
+  'replaced_by',
 ] as const;
 
 /** The fields the text rule names in its errors. */
@@ -79,6 +93,14 @@ const FIELDS = {
   name: { en_US: 'token name', zh_CN: '令牌名称' },
   description: { en_US: 'token description', zh_CN: '令牌描述' },
 };
+
+/** A requested expiry as epoch ms; anything but a valid instant after now answers AccessTokenExpiryInvalid. */
+export function futureExpiry(ctx: AppContext, value: string): number {
+  const expiresAt = Date.parse(value);
+  if (!Number.isFinite(expiresAt) || expiresAt <= ctx.clock.now().getTime())
+    throw new AppError(400, 'AccessTokenExpiryInvalid');
+  return expiresAt;
+}
 
 /** Checks and normalises a create/edit request; throws the error the page shows. */
 function validated(ctx: AppContext, input: TokenUpdateBody) {
@@ -92,9 +114,7 @@ function validated(ctx: AppContext, input: TokenUpdateBody) {
   const description = trimmedDescription === undefined ? undefined : cleanText(trimmedDescription, FIELDS.description);
   if (description && description.length > TOKEN_DESCRIPTION_MAX)
     throw new AppError(400, 'InvalidParameter', { detail: 'description' });
-  const expiresAt = Date.parse(input.expires_at);
-  if (!Number.isFinite(expiresAt) || expiresAt <= ctx.clock.now().getTime())
-    throw new AppError(400, 'AccessTokenExpiryInvalid');
+  const expiresAt = futureExpiry(ctx, input.expires_at);
   const scopes = normalizeScopes(input.token_scopes);
   if (!scopes.ok) {
     const p = scopes.problem;
@@ -106,6 +126,16 @@ function validated(ctx: AppContext, input: TokenUpdateBody) {
   return { name, description, expiresAt, scopes: scopes.scopes };
 }
 
+/**
+ * What the lists show: every token, expired ones too (they stay until their owner deletes them, so each can be
+ * re-created with its scopes: the list is the only place that remembers them), except a regenerated token's old row
+ * once its secret has stopped (the new row stands for it; the housekeeping removes the old one).
+ */
+function listed(now: number) {
+  return (eb: ExpressionBuilder<DB, 'personal_access_tokens'>) =>
+    eb.or([eb('replaced_by', 'is', null), eb('expires_at', '>', now)]);
+}
+
 /** One page of the user's tokens, newest first; expired ones only when asked for. */
 export async function searchTokens(
   ctx: AppContext,
@@ -113,7 +143,7 @@ export async function searchTokens(
   opts: { includeExpired: boolean; currentPage: number; pageSize: number },
 ): Promise<TokenPage> {
   const now = ctx.clock.now().getTime();
-  let q = ctx.db.selectFrom('personal_access_tokens').where('user_id', '=', userId);
+  let q = ctx.db.selectFrom('personal_access_tokens').where('user_id', '=', userId).where(listed(now));
   if (!opts.includeExpired) q = q.where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
   const { total } = await q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
   const rows = await q
@@ -123,8 +153,12 @@ export async function searchTokens(
     .limit(opts.pageSize)
     .offset((opts.currentPage - 1) * opts.pageSize)
     .execute();
+  const uses = await ctx.credentialUses.lastUses(
+    'token',
+    rows.map((r) => r.id),
+  );
   return {
-    access_tokens: rows.map((r) => toTokenView(r, now)),
+    access_tokens: rows.map((r) => toTokenView(r, now, uses.get(r.id))),
     pages: { current_page: opts.currentPage, page_size: opts.pageSize, total_size: Number(total) },
   };
 }
@@ -136,11 +170,16 @@ export async function allTokens(ctx: AppContext, userId: string): Promise<Access
     .selectFrom('personal_access_tokens')
     .select(listColumns)
     .where('user_id', '=', userId)
+    .where(listed(now))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(MAX_TOKENS_PER_USER)
     .execute();
-  return rows.map((r) => toTokenView(r, now));
+  const uses = await ctx.credentialUses.lastUses(
+    'token',
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toTokenView(r, now, uses.get(r.id)));
 }
 
 /** Creates a token for the signed-in user; the answer carries the secret, shown once. */
@@ -195,7 +234,8 @@ export async function updateToken(
     .where('id', '=', tokenId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
-  if (!row) throw new AppError(404, 'AccessTokenNotFound');
+  if (!row || (row.replaced_by && isExpired(row.expires_at, now))) throw new AppError(404, 'AccessTokenNotFound');
+  if (row.replaced_by) throw new AppError(409, 'AccessTokenReplaced');
   if (isExpired(row.expires_at, now)) throw new AppError(409, 'AccessTokenExpired');
   const v = validated(ctx, input);
   const description = v.description ?? row.description;
@@ -220,12 +260,18 @@ export async function removeToken(ctx: AppContext, userId: string, tokenId: stri
     .where('user_id', '=', userId)
     .executeTakeFirst();
   if (!token || !(await deleteToken(ctx.db, userId, tokenId))) throw new AppError(404, 'AccessTokenNotFound');
+  await ctx.credentialUses.forget('token', [tokenId]);
   await ctx.events.emit({ type: 'token.deleted', name: token.name, to: { userId } });
 }
 
 /** "This wasn't me": deletes every token of the account, so none an intruder made or copied works any more. */
 export async function revokeAllTokens(ctx: AppContext, userId: string): Promise<RevokedCredentials> {
+  const ids = await ctx.db.selectFrom('personal_access_tokens').select('id').where('user_id', '=', userId).execute();
   const r = await ctx.db.deleteFrom('personal_access_tokens').where('user_id', '=', userId).executeTakeFirst();
+  await ctx.credentialUses.forget(
+    'token',
+    ids.map((t) => t.id),
+  );
   return { credential: 'token', count: Number(r.numDeletedRows) };
 }
 
@@ -241,6 +287,8 @@ export function tokenExpiryNotices(ctx: AppContext): Promise<void> {
         .select(['id', 'user_id', 'name', 'expires_at'])
         .where('expires_at', '>', from)
         .where('expires_at', '<=', to)
+        // A regenerated token's old row ends with its grace: the new one is the token the member hears about.
+        .where('replaced_by', 'is', null)
         .execute()
     ).map((r) => ({ id: r.id, userId: r.user_id, name: r.name, expiresAt: Number(r.expires_at) })),
   );

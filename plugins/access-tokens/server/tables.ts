@@ -16,6 +16,8 @@ export interface PersonalAccessTokensTable {
   created_at: number;
   expires_at: number | null;
   last_used_at: number | null;
+  /** The token that replaced this one by a regeneration (migration 074); its secret works only until `expires_at`. */
+  replaced_by: string | null;
 }
 
 declare module '../../../server/db/schema' {

@@ -28,7 +28,8 @@ type HistoryOnly =
   | 'session.ended'
   | 'reauth.succeeded'
   | 'reauth.failed'
-  | 'credential.refused';
+  | 'credential.refused'
+  | 'credentials.stale-revoked';
 
 type Kinds = { [T in Exclude<AccountEventType, HistoryOnly>]: MessageKind<T> };
 
@@ -115,6 +116,36 @@ export const MESSAGE_KINDS: Kinds = {
       zh_CN: (e) => ({
         title: '个人访问令牌已过期',
         body: `个人访问令牌“${e.name}”已于 ${day(e.expiresAt)} 过期，不能再使用。`,
+      }),
+    },
+  },
+  'token.regenerated': {
+    app: 'account',
+    sensitive: true,
+    link: TOKENS,
+    text: {
+      en_US: (e) => ({
+        title: 'Personal access token regenerated',
+        body: `The personal access token "${e.name}" has a new secret; it expires on ${day(e.expiresAt)}. ${e.oldStopsAt === null ? 'The old secret stopped working at once.' : `The old secret works until ${minute(e.oldStopsAt)} UTC.`} If it was not you, delete the token and change your password.`,
+      }),
+      zh_CN: (e) => ({
+        title: '已重新生成个人访问令牌',
+        body: `个人访问令牌“${e.name}”已生成新的密钥，将于 ${day(e.expiresAt)} 过期；${e.oldStopsAt === null ? '原密钥已立即停用' : `原密钥可用至 ${minute(e.oldStopsAt)}（UTC）`}。如非本人操作，请删除该令牌并修改密码。`,
+      }),
+    },
+  },
+  'token.recreated': {
+    app: 'account',
+    sensitive: true,
+    link: TOKENS,
+    text: {
+      en_US: (e) => ({
+        title: 'Expired personal access token re-created',
+        body: `The expired personal access token "${e.name}" was created again with its scopes; it expires on ${day(e.expiresAt)}.${e.dropped.length ? ` Scopes no longer offered were left out: ${e.dropped.join(', ')}.` : ''} If it was not you, delete it and change your password.`,
+      }),
+      zh_CN: (e) => ({
+        title: '已重新创建过期的个人访问令牌',
+        body: `已过期的个人访问令牌“${e.name}”已按原权限范围重新创建，将于 ${day(e.expiresAt)} 过期。${e.dropped.length ? `已不再提供的权限范围未保留：${e.dropped.join('、')}。` : ''}如非本人操作，请删除该令牌并修改密码。`,
       }),
     },
   },
