@@ -34,6 +34,7 @@ export function testToken(id: string, extra: Partial<AccessToken> = {}): AccessT
     created_at: '2026-01-01T00:00:00.000Z',
     expires_at: '2099-01-01T00:00:00.000Z',
     last_used_at: null,
+    last_use: null,
     expired: false,
     ...extra,
   };
