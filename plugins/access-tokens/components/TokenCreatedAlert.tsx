@@ -28,7 +28,7 @@ export const TokenCreatedAlert = observer(function TokenCreatedAlert({ store, me
       store.tokenCopied();
     } else void message.error(intl.formatMessage({ id: 'access-tokens.created.copyFailed' }));
   };
-  return (
+  const alert = (
     <Alert
       type="success"
       showIcon
@@ -57,10 +57,17 @@ export const TokenCreatedAlert = observer(function TokenCreatedAlert({ store, me
               <FormattedMessage id="access-tokens.created.copy" />
             </Button>
           </Space.Compact>
-          {/* Ready to paste: git over HTTPS and the open API, on the edition's hosts (their code loads now). */}
-          <LazyCredentialSnippets credential="token" secret={token} username={session.user?.username ?? ''} />
         </Space>
       }
     />
+  );
+  return (
+    <>
+      {alert}
+      {/* Ready to paste below it, full width: git over HTTPS and the open API on the edition's hosts (code loads now). */}
+      <div style={{ marginBottom: 16 }}>
+        <LazyCredentialSnippets credential="token" secret={token} username={session.user?.username ?? ''} />
+      </div>
+    </>
   );
 });

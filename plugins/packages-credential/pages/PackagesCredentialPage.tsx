@@ -84,7 +84,7 @@ const PackagesCredentialView = observer(function PackagesCredentialView() {
                   <Typography.Text code copyable={{ text: store.newPassword }} style={{ fontSize: 15 }}>
                     {store.newPassword}
                   </Typography.Text>
-                  <div style={{ marginTop: 8, marginBottom: 12 }}>
+                  <div style={{ marginTop: 8 }}>
                     <FormattedMessage id="packages-credential.reset.effectiveAfter" />
                     {info.effective_at && (
                       <>
@@ -96,15 +96,19 @@ const PackagesCredentialView = observer(function PackagesCredentialView() {
                       </>
                     )}
                   </div>
-                  {/* Ready to paste: .npmrc, Maven and Docker on the edition's artifact host (their code loads now). */}
-                  <LazyCredentialSnippets
-                    credential="packages-password"
-                    secret={store.newPassword}
-                    username={info.username}
-                  />
                 </>
               }
             />
+          )}
+          {store.newPassword && (
+            // Ready to paste below the password, full width: .npmrc, Maven and Docker on the edition's artifact host.
+            <div style={{ marginBottom: 16 }}>
+              <LazyCredentialSnippets
+                credential="packages-password"
+                secret={store.newPassword}
+                username={info.username}
+              />
+            </div>
           )}
           <dl
             style={{

@@ -50,12 +50,26 @@ export default function CredentialSnippets({ credential, secret, username, page 
   const copy = async (id: SnippetId, text: string) => setCopied({ id, ok: await copyText(text) });
 
   return (
-    <div role="group" aria-labelledby={titleId} data-testid="credential-snippets" style={{ minWidth: 0 }}>
+    <div
+      role="group"
+      aria-labelledby={titleId}
+      data-testid="credential-snippets"
+      // Its own ground (not an alert's tint): the selected tab's brand colour keeps its contrast in every edition.
+      style={{
+        minWidth: 0,
+        padding: '12px 16px 16px',
+        border: '1px solid var(--ant-color-border-secondary)',
+        borderRadius: 'var(--ant-border-radius-lg, 8px)',
+        background: 'var(--ant-color-bg-container)',
+      }}
+    >
       <Typography.Text strong id={titleId}>
         <FormattedMessage id="core.snippets.title" />
       </Typography.Text>
       <Tabs
         size="small"
+        // Narrow gaps: the labels fit a 320 px window, so antd adds no "more" button (not a tab, in the tab list).
+        tabBarGutter={16}
         onChange={() => setCopied(null)}
         items={snippets.map(({ id, text }) => ({
           key: id,
