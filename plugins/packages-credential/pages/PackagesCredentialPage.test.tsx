@@ -2,14 +2,15 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeBackend, ok } from '../../../tests/kit/fake-backend';
 import { renderWithCore } from '../../../tests/kit/web';
+import type { PackagesUserInfo } from '../contract';
 import { PackagesCredentialStore } from '../store';
 import PackagesCredentialPage from './PackagesCredentialPage';
 
 const BASE = '/uiless/proxy/package/api/external/users';
 const lastUse = { at: '2026-03-02T10:15:00.000Z', address: '203.0.113.7', client: 'npm/10.8.2 node/v20.20.2' };
-const info = { username: 'acct-alice', has_password: true, effective_at: null, last_use: lastUse };
+const info: PackagesUserInfo = { username: 'acct-alice', has_password: true, effective_at: null, last_use: lastUse };
 
-async function mount(answer: typeof info) {
+async function mount(answer: PackagesUserInfo) {
   const backend = fakeBackend({
     [`GET ${BASE}/userInfo`]: ok(answer),
     [`POST ${BASE}/user/password`]: ok({ ...answer, password: 'New-Pw_42', effective_at: '2026-03-03T00:00:10.000Z' }),
