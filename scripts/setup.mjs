@@ -1,6 +1,7 @@
 // `npm run setup`: installs what a clean machine lacks for the tests (as root, via apt): Debian's Chromium, the Noto CJK
 // fonts it draws Chinese with, OpenLDAP's slapd and ldap-utils for the directory sign-in tests (tests/kit/slapd.ts), and
-// nginx for `npm run cluster` (several instances behind a reverse proxy). PostgreSQL comes with scripts/with-postgres.sh.
+// nginx for `npm run cluster` (several instances behind a reverse proxy), OpenSSH's server and git for git over SSH
+// (`npm run git-ssh` and its test). PostgreSQL comes with scripts/with-postgres.sh.
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 
@@ -61,6 +62,21 @@ if (fs.existsSync(SLAPD) && fs.existsSync('/usr/sbin/slapadd')) {
 } else {
   console.error(
     'slapd is missing (the directory sign-in tests need it); install it as root: apt-get install -y slapd ldap-utils',
+  );
+  process.exit(1);
+}
+
+// Git over SSH (tests/http/git-over-ssh.test.ts, `npm run git-ssh`) starts its own sshd on a loopback port with its own
+// configuration (scripts/lib/sshd.ts) and runs git-upload-pack / git-receive-pack; the package's own daemon is not used.
+const SSHD = '/usr/sbin/sshd';
+const GIT = '/usr/bin/git';
+if (fs.existsSync(SSHD) && fs.existsSync(GIT)) {
+  console.log(`sshd and git present: ${SSHD}, ${GIT}`);
+} else if (process.getuid?.() === 0) {
+  run('apt-get install -y -qq openssh-server git || (apt-get update -qq && apt-get install -y -qq openssh-server git)');
+} else {
+  console.error(
+    'sshd or git is missing (the git over SSH test needs them); install them as root: apt-get install -y openssh-server git',
   );
   process.exit(1);
 }

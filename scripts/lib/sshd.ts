@@ -254,6 +254,8 @@ export async function startGitSshd(o: GitSshdOptions): Promise<GitSshd> {
         '-o UserKnownHostsFile=/dev/null',
         '-o IdentitiesOnly=yes',
         '-o BatchMode=yes',
+        // The client's language reaches the gate (a member without a language of their own is answered in it).
+        '-o SendEnv=LANG',
         '-o LogLevel=ERROR',
       ].join(' '),
     stop,

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { askService, readConfig } from './common.mjs';
-import { COMMANDS, parseCommand, safeRepositoryPath } from './command.mjs';
+import { COMMANDS, parseCommand, safeRepositoryPath, unquote } from './command.mjs';
 
 /** What the gate says itself, in the two languages the product speaks. */
 const TEXTS = {
@@ -57,7 +57,9 @@ async function main() {
   if (!original) refuse(texts.noShell);
   const asked = parseCommand(original);
   if (asked === null) refuse(texts.unsupported);
-  const shown = original.replace(/^\S+\s+/, '').slice(0, 100);
+  const named = original.trim().replace(/^git[- ]\S+\s+/, '');
+  // eslint-disable-next-line no-control-regex -- the path is echoed: no control character reaches the terminal
+  const shown = (unquote(named) ?? named).slice(0, 100).replace(/[\u0000-\u001f\u007f]/g, '?');
   if (asked === 'bad-path') refuse(texts.badPath.replace('{path}', shown));
 
   // SSH_CONNECTION: "client address, client port, server address, server port".
