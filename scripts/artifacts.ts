@@ -57,6 +57,7 @@ function main(): void {
   const service = process.env.SERVICE_URL?.trim() || 'http://127.0.0.1:3000';
   const listen = Number(process.env.ARTIFACTS_PORT ?? 8081);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'account-artifacts-'));
+  fs.chmodSync(work, 0o755); // nginx's workers (nobody when started as root) read the demo files
   const base = `http://127.0.0.1:${listen}`;
   let root = process.env.ARTIFACTS_DIR?.trim();
   if (!root) {

@@ -122,7 +122,7 @@ function ensureSlapd(): void {
 }
 
 /** A loopback port free right now. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once('error', reject);

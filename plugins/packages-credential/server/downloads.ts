@@ -10,9 +10,10 @@ import { passwordsAt } from './service';
 // Artifact downloads authenticated by the service (issue 42): a front door (nginx's auth_request, or a registry that
 // can call out) hands over a download's Basic credentials and this judges them with the artifact password's rule
 // (./service.ts passwordsAt: the new password from 10 s after the reset on, the old one until then), records the
-// use, and limits guessing. A busy CI job downloading a thousand files a minute costs one indexed read per file: a
-// password proved right is remembered in the process by a keyed hash of the digest in force and the password, so a
-// reset, a revocation or the 10 s boundary (each changes the digest in force) ends the memory at once.
+// use, and limits guessing. A busy CI job downloading a thousand files a minute costs three indexed reads per file
+// (the account, the two failure counts) and no argon2: a password proved right is remembered in the process by a
+// keyed hash of the digest in force and the password, so a reset, a revocation or the 10 s boundary (each changes the
+// digest in force) ends the memory at once, on every instance.
 
 /** Wrong passwords one client address may try in a window before its checks are refused unjudged. */
 export const DOWNLOAD_FAILURES_PER_ADDRESS = 20;
@@ -77,6 +78,8 @@ export class DownloadChecker {
   private readonly key = crypto.randomBytes(32);
   /** HMAC(digest in force, password) → until when it counts as proved. */
   private readonly proved = new Map<string, number>();
+  /** The argon2 checks under way, by the same key. */
+  private readonly judging = new Map<string, Promise<boolean>>();
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -101,6 +104,10 @@ export class DownloadChecker {
       ])
       .where('p.username', '=', pair.username)
       .executeTakeFirst();
+    // Limits come before any judging, the remembered proofs included (else a limited guesser would still learn
+    // when a guess is the remembered password).
+    const limited = await this.limited(pair.username, a.address, row?.user_id);
+    if (limited) return { ok: false, status: 403, code: 'PackagesTooManyFailures', retryAfterMs: limited };
     const { inForce, pending } = row ? passwordsAt(row, now) : { inForce: null, pending: null };
     const proof = inForce ? this.mac(inForce, pair.password) : null;
     let right = proof !== null && (this.proved.get(proof) ?? 0) > now;
@@ -120,15 +127,11 @@ export class DownloadChecker {
           })
         : Promise.resolve();
 
-    if (!right) {
-      const limited = await this.limited(pair.username, a.address, row?.user_id);
-      if (limited) return { ok: false, status: 403, code: 'PackagesTooManyFailures', retryAfterMs: limited };
-      right = inForce ? await ctx.hasher.verify(inForce, pair.password) : await ctx.hasher.dummyVerify(pair.password);
-      if (right && proof) {
-        if (this.proved.size >= PROOFS_MAX) this.proved.clear();
-        this.proved.set(proof, now + DOWNLOAD_PROOF_MEMORY_MS);
-      }
-    }
+    if (!right)
+      right =
+        inForce && proof
+          ? await this.prove(proof, inForce, pair.password, now)
+          : await ctx.hasher.dummyVerify(pair.password);
     if (!right) {
       // The new password before its time is the owner's, not a guess: said so, and not counted as a failure.
       if (row && pending && (await ctx.hasher.verify(pending, pair.password))) {
@@ -151,6 +154,26 @@ export class DownloadChecker {
     }
     await use('ok');
     return { ok: true, userId: row!.user_id, username: row!.username };
+  }
+
+  /**
+   * argon2 once for a pair however many downloads ask at the same moment (a CI job starting 16 in parallel), and
+   * remembered when right.
+   */
+  private prove(proof: string, digest: string, password: string, now: number): Promise<boolean> {
+    let judging = this.judging.get(proof);
+    if (!judging) {
+      judging = this.ctx.hasher.verify(digest, password).then((right) => {
+        if (right) {
+          if (this.proved.size >= PROOFS_MAX) this.proved.clear();
+          this.proved.set(proof, now + DOWNLOAD_PROOF_MEMORY_MS);
+        }
+        return right;
+      });
+      this.judging.set(proof, judging);
+      void judging.finally(() => this.judging.delete(proof)).catch(() => {});
+    }
+    return judging;
   }
 
   private mac(digest: string, password: string): string {
