@@ -42,6 +42,7 @@ beforeAll(() => {
   sixth.brand = { color: '#12AB34', logo: 'assets/sixth/logo.svg' };
   sixth.names.product = { zh_CN: '第六版', en_US: 'Sixth Edition Product' };
   sixth.helpLinks = { helpCenter: 'https://help.sixth.example/' };
+  sixth.hosts = { codeHosting: 'git.sixth.example' };
   sixth.locale.default = 'en_US';
   // The sixth edition shows the identity-provider section, which no shipped edition's menu lists.
   sixth.settingsMenu.push({ key: 'identity-provider', visible: 'always' });
@@ -72,6 +73,7 @@ describe('build', () => {
     const sixthText = bundleText('sixth');
     expect(sixthText).toContain('#12AB34');
     expect(sixthText).toContain('Sixth Edition Product');
+    expect(sixthText).toContain('git.sixth.example'); // the credential snippets' hosts, folded per edition
 
     // The sixth is vpc's manifest with its own brand: every other edition's brand, names and links stay out.
     const others = ['aliyun', 'dedicated', 'dedicated_intl', 'global'].map((id) =>
@@ -84,6 +86,7 @@ describe('build', () => {
         m.names.product.en_US,
         m.names.system.en_US,
         ...Object.values(m.helpLinks as Record<string, string>).filter((u) => u.startsWith('https://')),
+        ...Object.values((m.hosts ?? {}) as Record<string, string>),
       ];
       for (const s of foreign) expect(sixthText, `${m.id}: ${s}`).not.toContain(s);
     }
