@@ -87,6 +87,14 @@ export const EXPECTED_CONSOLE_ERRORS: readonly ExpectedConsoleError[] = [
       'for the password and repeats the call',
   },
   {
+    path: /^\/users\/ajax\/v1\/my\/(credential-health:revoke-stale|tokens\/[^/]+\/(regenerate|recreate))$/,
+    status: 403,
+    specs: ['credentials-in-use.spec.ts'],
+    why:
+      'revoking the stale credentials, regenerating or re-creating a token from a session whose proof was aged on ' +
+      'purpose answers ReauthRequired: the core asks for the password and repeats the call',
+  },
+  {
     path: /^\/users\/ajax\/v1\/my\/reauth$/,
     status: 400,
     specs: ['reauth.spec.ts', 'profile.spec.ts'],
@@ -272,6 +280,12 @@ export const E2E_USERS = {
   twoFactorRecovery: { username: 'tf-recovery', name: 'Recovery Code User', password: 'RecCode@pass1' },
   /** Walks the second step and the two-factor section by keyboard alone at 375 px (two-factor.spec.ts). */
   twoFactorKeys: { username: 'tf-keys', name: 'Two-Factor Keys User', password: 'TfKeys@pass1' },
+  /** Calls the open API with a new token, reads its usage timeline and copies a snippet (credentials-in-use.spec.ts). */
+  credUses: { username: 'cred-uses', name: 'Credential Uses User', password: 'CredUses@pass1' },
+  /** Reads the marks of its seeded tokens on the security page and revokes the stale ones (credentials-in-use.spec.ts). */
+  credHealth: { username: 'cred-health', name: 'Credential Health User', password: 'CredHealth@pass1' },
+  /** Regenerates a live token and re-creates an expired one (credentials-in-use.spec.ts). */
+  credRenew: { username: 'cred-renew', name: 'Credential Renewal User', password: 'CredRenew@pass1' },
 } as const;
 
 /**
@@ -405,6 +419,41 @@ export async function ageProofs(baseURL: string, username: string): Promise<void
   const port = fs.readFileSync(mailApiPortFile(Number(new URL(baseURL).port)), 'utf8').trim();
   const res = await fetch(`http://127.0.0.1:${port}/age-proofs?username=${encodeURIComponent(username)}`);
   expect(res.status).toBe(204);
+}
+
+/** A token for the e2e service to make for an account, with its age, last use and expiry in days from now. */
+export interface E2ETokenSeed {
+  name: string;
+  description?: string;
+  scopes: string[];
+  /** Made this many days ago (0 when absent). */
+  createdDaysAgo?: number;
+  /** Last used this many days ago (the token's own column, no recorded use); never when absent. */
+  usedDaysAgo?: number;
+  /** Ends this many days from now (negative: it has expired); null never ends. */
+  expiresInDays: number | null;
+}
+
+/** A token the e2e service made: its id and its secret. */
+export interface E2ESeededToken {
+  name: string;
+  id: string;
+  token: string;
+}
+
+/**
+ * Gives an account exactly `tokens` on the e2e service (its earlier ones and their uses go), dated days back on the
+ * service's clock: the harness's side door, like `ageProofs`, since "unused for 90 days" cannot wait 90 days.
+ */
+export async function seedTokens(baseURL: string, username: string, tokens: E2ETokenSeed[]): Promise<E2ESeededToken[]> {
+  const port = fs.readFileSync(mailApiPortFile(Number(new URL(baseURL).port)), 'utf8').trim();
+  const res = await fetch(`http://127.0.0.1:${port}/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, tokens }),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as E2ESeededToken[];
 }
 
 /** Where the gap of a puzzle the e2e service drew is (left edge, puzzle pixels), read from its database. */

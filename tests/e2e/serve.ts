@@ -14,6 +14,7 @@ import { startSlapd } from '../kit/slapd';
 import { startOAuthProvider } from '../kit/oauth-provider';
 import { setDirectory } from '../../plugins/login/server/directory';
 import { setOAuthProvider } from '../../plugins/login/server/oauth';
+import { issueToken } from '../../plugins/access-tokens/server/tokens';
 import {
   E2E_SIGN_IN,
   E2E_MANY_ORGS,
@@ -24,6 +25,8 @@ import {
   E2E_USERS,
   mailApiPortFile,
   type E2EMail,
+  type E2ESeededToken,
+  type E2ETokenSeed,
 } from './fixtures';
 
 const dataDir = tempDataDir(`e2e-${process.env.EDITION ?? 'vpc'}-`);
@@ -113,6 +116,48 @@ if ((E2E_SIGN_IN.editions as readonly string[]).includes(edition)) {
   });
   await bindIdentity(app.ctx, { username: bound.username, provider: 'feishu', openId: bound.openId });
 }
+/** Replaces an account's tokens (and their recorded uses) with `tokens`, dated on the service's clock. */
+async function seedTokens({
+  username,
+  tokens,
+}: {
+  username: string;
+  tokens: E2ETokenSeed[];
+}): Promise<E2ESeededToken[]> {
+  const { db, clock, credentialUses } = app.ctx;
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username_lower', '=', username.toLowerCase())
+    .executeTakeFirstOrThrow();
+  const gone = await db.deleteFrom('personal_access_tokens').where('user_id', '=', user.id).returning('id').execute();
+  await credentialUses.forget(
+    'token',
+    gone.map((r) => r.id),
+  );
+  const now = clock.now().getTime();
+  const daysAgo = (d: number) => now - d * 24 * 60 * 60 * 1000;
+  const seeded: E2ESeededToken[] = [];
+  for (const t of tokens) {
+    const { token, record } = await issueToken(db, clock, {
+      userId: user.id,
+      name: t.name,
+      description: t.description ?? `seeded by the e2e service`,
+      scopes: t.scopes,
+      expiresAt: t.expiresInDays === null ? null : new Date(daysAgo(-t.expiresInDays)),
+    });
+    await db
+      .updateTable('personal_access_tokens')
+      .set({
+        created_at: daysAgo(t.createdDaysAgo ?? 0),
+        last_used_at: t.usedDaysAgo === undefined ? null : daysAgo(t.usedDaysAgo),
+      })
+      .where('id', '=', record.id)
+      .execute();
+    seeded.push({ name: t.name, id: record.id, token });
+  }
+  return seeded;
+}
 await app.listen({ port: config.port, host: config.host });
 await loadFirstScreenRenderer(config.distDir, config.edition);
 const mailApi = http.createServer((req, res) => {
@@ -150,6 +195,21 @@ const mailApi = http.createServer((req, res) => {
         () => res.writeHead(204).end(),
         () => res.writeHead(500).end(),
       );
+    return;
+  }
+  if (url.pathname === '/tokens' && req.method === 'POST') {
+    // One account's tokens start over as told, some made, used or ending days ago (the credentials-in-use spec: the
+    // marks of 30 and 90 days, expiry, re-creation), through the slice's own issuing; answers their ids and secrets.
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on(
+      'end',
+      () =>
+        void seedTokens(JSON.parse(body) as { username: string; tokens: E2ETokenSeed[] }).then(
+          (seeded) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(seeded)),
+          (err: Error) => res.writeHead(500).end(err.message),
+        ),
+    );
     return;
   }
   if (url.pathname !== '/mails') return void res.writeHead(404).end();
