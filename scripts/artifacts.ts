@@ -6,6 +6,7 @@
 //   SERVICE_URL          where nginx reaches the service (default http://127.0.0.1:3000)
 //   ARTIFACTS_PORT       where nginx listens on 127.0.0.1 (default 8081)
 //   ARTIFACTS_DIR        the directory served (default: a demo directory made under the system temp folder)
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,8 +22,23 @@ function writeDemoArtifacts(dir: string, baseUrl: string): void {
     fs.writeFileSync(path.join(dir, rel), body);
   };
   put('README.txt', 'Demo artifacts served behind the account service.\n');
-  const tarball = Buffer.from('demo tarball (not a real package)\n');
-  put('npm/demo-lib/-/demo-lib-1.0.0.tgz', tarball);
+  // A real package tarball (tar writes it), so `npm install demo-lib` unpacks something.
+  const pkg = path.join(dir, '.pack', 'package');
+  fs.mkdirSync(pkg, { recursive: true });
+  fs.writeFileSync(
+    path.join(pkg, 'package.json'),
+    JSON.stringify({ name: 'demo-lib', version: '1.0.0', main: 'index.js' }),
+  );
+  fs.writeFileSync(path.join(pkg, 'index.js'), "module.exports = 'demo-lib from the artifact front door';\n");
+  fs.mkdirSync(path.join(dir, 'npm/demo-lib/-'), { recursive: true });
+  execFileSync('tar', [
+    '-czf',
+    path.join(dir, 'npm/demo-lib/-/demo-lib-1.0.0.tgz'),
+    '-C',
+    path.dirname(pkg),
+    'package',
+  ]);
+  fs.rmSync(path.join(dir, '.pack'), { recursive: true });
   put(
     'npm/demo-lib/index.json',
     JSON.stringify({
@@ -74,7 +90,8 @@ function main(): void {
   process.on('SIGTERM', stop);
   console.log(`artifacts: ${root} served at ${base}, each download judged by ${service}`);
   console.log(`  access log: ${path.join(work, 'artifacts-access.log')}`);
-  console.log(`  try: curl -u <username>:<artifact password> ${base}/npm/demo-lib/-/demo-lib-1.0.0.tgz`);
+  console.log(`  try: curl -u <username>:<artifact password> ${base}/maven/com/example/demo/1.0.0/demo-1.0.0.pom`);
+  console.log(`       npm install demo-lib --registry ${base}/npm/ (with //127.0.0.1:${listen}/npm/:_auth in .npmrc)`);
   console.log('  Ctrl-C stops nginx');
   setInterval(() => {}, 1 << 30);
 }

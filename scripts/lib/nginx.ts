@@ -92,7 +92,8 @@ export function artifactLocations(o: Pick<ArtifactsOptions, 'root' | 'service' |
       # The account the service let through, for the access log (or an upstream registry).
       auth_request_set $artifact_user $upstream_http_x_auth_user;
       autoindex on;
-      try_files $uri $uri/ =404;
+      # A package's metadata as a registry answers it: /npm/<name> is the file <name>/index.json.
+      try_files $uri $uri/index.json $uri/ =404;
     }
     location = /_artifact_auth {
       internal;
