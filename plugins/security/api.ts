@@ -1,6 +1,7 @@
 import type { RequestClient } from '../../src/core/request';
 import type { Success } from '../../schemas/common';
 import type {
+  CredentialHealth,
   Ended,
   FactorAdded,
   HistoryGroup,
@@ -11,6 +12,8 @@ import type {
   PasskeyAddBody,
   RecoveryCodes,
   RegistrationOptions,
+  RevokeStaleBody,
+  RevokeStaleResult,
   SessionList,
   TotpSetup,
   TrustedBrowserList,
@@ -69,5 +72,9 @@ export function securityApi(client: RequestClient) {
     removePasskey: (id: string) => client.delete<TwoFactorState>(withId(PATHS.passkey, id)),
     /** Ten new recovery codes (shown once); the old ones stop working. */
     newRecoveryCodes: () => client.post<RecoveryCodes>(PATHS.recoveryCodes, {}),
+    /** Every token, SSH key, the artifact password and session of the account, with their health marks. */
+    credentialHealth: () => client.get<CredentialHealth>(PATHS.credentialHealth),
+    /** Revokes those of `items` still stale now (a fresh proof first); answers what went and how many stayed. */
+    revokeStale: (body: RevokeStaleBody) => client.post<RevokeStaleResult>(PATHS.revokeStale, body),
   };
 }

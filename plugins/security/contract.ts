@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { closed } from '../../schemas/common';
 import {
   FAILURE_REASONS,
+  REVOKE_STALE_ITEMS_MAX,
   HISTORY_CURSOR_MAX,
   HISTORY_GROUPS,
   HISTORY_KINDS,
@@ -9,6 +10,7 @@ import {
   SECURITY_ID_MAX,
 } from './limits';
 import { FactorNameSchema, RegistrationResponseSchema, TOTP_CODE_PATTERN } from '../../schemas/second-factor';
+import { CREDENTIAL_REFUSALS, CredentialHealthItemSchema, CredentialKindSchema } from '../../schemas/credential-uses';
 
 /**
  * The security slice's wire shapes, once: the account's sessions, the browsers the lockout trusts, the account's
@@ -147,6 +149,30 @@ export const HistoryDetailSchema = Type.Object(
     left: Type.Optional(Type.Integer({ description: 'recovery-code.used: how many unused codes are left' })),
     until: Type.Optional(
       Type.String({ description: 'account.locked: ISO time the lock ends; absent = until unlocked' }),
+    ),
+    action: Type.Optional(
+      Type.String({
+        maxLength: 300,
+        description: 'credential.refused: what was tried (`git-receive-pack org/repo`, `GET /oapi/v1/…`, `download …`)',
+      }),
+    ),
+    refusal: Type.Optional(
+      Type.Union(
+        CREDENTIAL_REFUSALS.map((r) => Type.Literal(r)),
+        { description: 'credential.refused: why the service refused it' },
+      ),
+    ),
+    revoked: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            credential: Type.String({ description: 'token, ssh-key, packages-password, session' }),
+            count: Type.Integer(),
+          },
+          closed,
+        ),
+        { description: 'credentials.stale-revoked: how many of each kind went' },
+      ),
     ),
   },
   closed,
@@ -295,3 +321,58 @@ export type PasskeyRenameBody = Static<typeof PasskeyRenameBodySchema>;
 export const RecoveryCodesSchema = Type.Object({ codes: Type.Array(Type.String()) }, closed);
 /** New recovery codes. */
 export type RecoveryCodes = Static<typeof RecoveryCodesSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Credential health (issue 42): every token, SSH key, the artifact password and the sessions, with their marks.
+
+/** The core's health shapes (an item, its marks) and the plain thresholds, which the page needs too. */
+export * from '../../schemas/credential-uses';
+
+/** `GET credentialHealth`: the account's credentials and sessions, each with its marks, as of `checked_at`. */
+export const CredentialHealthSchema = Type.Object(
+  {
+    credentials: Type.Array(CredentialHealthItemSchema),
+    /** The id of the session making the call (listed among the sessions, never stale, never revoked). */
+    current_session: Nullable(Type.String()),
+    checked_at: Type.String({ description: 'ISO time the marks were computed at (the service’s clock)' }),
+  },
+  closed,
+);
+/** The account's credential health. */
+export type CredentialHealth = Static<typeof CredentialHealthSchema>;
+
+/** A credential named by its kind and id (ids are unique only within a kind). */
+export const CredentialRefSchema = Type.Object(
+  {
+    kind: Type.Union([CredentialKindSchema, Type.Literal('session')]),
+    id: Type.String({ minLength: 1, maxLength: 64 }),
+  },
+  closed,
+);
+/** A credential named by its kind and id. */
+export type CredentialRef = Static<typeof CredentialRefSchema>;
+
+/**
+ * `POST revokeStale` (re-authentication): revokes what is stale *now*. With `items` (what the page showed and its owner
+ * confirmed), only those of them that are still stale: one used meanwhile stays, and one that went stale meanwhile
+ * waits for the next look. Without `items`, every credential stale now. Never the calling session.
+ */
+export const RevokeStaleBodySchema = Type.Object(
+  { items: Type.Optional(Type.Array(CredentialRefSchema, { maxItems: REVOKE_STALE_ITEMS_MAX })) },
+  closed,
+);
+/** Body of "revoke all stale". */
+export type RevokeStaleBody = Static<typeof RevokeStaleBodySchema>;
+
+/** What "revoke all stale" revoked, and how many named credentials it kept (used meanwhile, or already gone). */
+export const RevokeStaleResultSchema = Type.Object(
+  {
+    revoked: Type.Array(
+      Type.Object({ kind: CredentialRefSchema.properties.kind, id: Type.String(), name: Type.String() }, closed),
+    ),
+    kept: Type.Integer({ description: 'Named in `items` but not revoked: no longer stale, or gone' }),
+  },
+  closed,
+);
+/** What "revoke all stale" did. */
+export type RevokeStaleResult = Static<typeof RevokeStaleResultSchema>;

@@ -34,6 +34,10 @@ export const HISTORY_KINDS = [
   'second-factor.removed',
   'recovery-codes.generated',
   'recovery-code.used',
+  // Credentials in use (issue 42): a token, SSH key or the artifact password refused outside the browser; "revoke
+  // all stale" on the credential health.
+  'credential.refused',
+  'credentials.stale-revoked',
 ] as const;
 
 /** The filter's groups of kinds. */
@@ -62,7 +66,7 @@ export const FAILURE_REASONS = [
  * The calls, once (method and path). `sessions`: GET list; `session`: DELETE one (not the current: that is sign out);
  * `endOthers`: POST; `trustedBrowsers`: GET; `trustedBrowser`: DELETE ("forget"); `history`: GET page;
  * `historyExport`: GET CSV (`text/csv; charset=utf-8`, UTF-8 BOM, header row in the caller's language);
- * `notMe`: POST.
+ * `notMe`: POST; `credentialHealth`: GET; `revokeStale`: POST.
  */
 export const SECURITY_PATHS = {
   sessions: '/users/ajax/v1/my/sessions',
@@ -81,4 +85,10 @@ export const SECURITY_PATHS = {
   passkeys: '/users/ajax/v1/my/two-factor/passkeys',
   passkey: '/users/ajax/v1/my/two-factor/passkeys/:id',
   recoveryCodes: '/users/ajax/v1/my/two-factor/recovery-codes',
+  // Credential health (issue 42): every credential and session with its marks; revoking the stale ones needs a proof.
+  credentialHealth: '/users/ajax/v1/my/credential-health',
+  revokeStale: '/users/ajax/v1/my/credential-health:revoke-stale',
 } as const;
+
+/** The most credentials "revoke all stale" names in its body (what the page showed; more than any account holds). */
+export const REVOKE_STALE_ITEMS_MAX = 1000;

@@ -4,6 +4,7 @@ import { failureOf, type ActionResult, type Failure } from '../../src/core/store
 import { annotate, ResourceStore, SectionStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import { securityApi } from './api';
+import { CredentialHealthStore } from './health-store';
 import { RECOVERY_CODES_LOW } from '../../schemas/second-factor-limits';
 import type {
   FactorAdded,
@@ -508,8 +509,8 @@ export class TwoFactorStore extends ResourceStore<TwoFactorState> {
 }
 
 /**
- * The security section: two-factor authentication, sessions, trusted browsers, history, and "this wasn't me" over
- * all of them.
+ * The security section: two-factor authentication, sessions, credential health, trusted browsers, history, and "this
+ * wasn't me" over all of them.
  */
 export class SecurityStore extends SectionStore {
   /** Where the account is signed in. */
@@ -520,6 +521,8 @@ export class SecurityStore extends SectionStore {
   readonly history: HistoryStore;
   /** The account's second factors. */
   readonly twoFactor: TwoFactorStore;
+  /** The account's credentials and sessions with their health marks. */
+  readonly health: CredentialHealthStore;
   private readonly api: SecurityApi;
 
   constructor(client: RequestClient) {
@@ -529,12 +532,22 @@ export class SecurityStore extends SectionStore {
     this.browsers = new TrustedBrowsersStore(this.api);
     this.history = new HistoryStore(this.api);
     this.twoFactor = new TwoFactorStore(this.api, () => void this.history.load());
+    this.health = new CredentialHealthStore(
+      this.api,
+      () => void Promise.all([this.sessions.load(), this.history.load()]),
+    );
     annotate<SecurityStore>(this, { action: ['notMe'] });
   }
 
-  /** Loads the four parts side by side; each says on its own whether it failed. */
+  /** Loads the parts side by side; each says on its own whether it failed. */
   async load(): Promise<void> {
-    await Promise.all([this.twoFactor.load(), this.sessions.load(), this.browsers.load(), this.history.load()]);
+    await Promise.all([
+      this.twoFactor.load(),
+      this.sessions.load(),
+      this.health.load(),
+      this.browsers.load(),
+      this.history.load(),
+    ]);
   }
 
   /**
@@ -548,7 +561,7 @@ export class SecurityStore extends SectionStore {
       apply: (answer) => (result = answer),
     });
     if (!r.ok || !result) return r.ok ? { ok: false } : r;
-    await Promise.all([this.sessions.load(), this.history.load()]);
+    await Promise.all([this.sessions.load(), this.health.load(), this.history.load()]);
     return { ok: true, result };
   }
 }

@@ -1,6 +1,8 @@
 import { fakeBackend, ok, serviceError, type FakeBackend, type FakeCall } from '../../tests/kit/fake-backend';
 import { PATHS } from './api';
 import type {
+  CredentialHealthItem,
+  CredentialRef,
   FactorAdded,
   HistoryEntry,
   NotMeResult,
@@ -67,6 +69,21 @@ export function testPasskey(id: string, extra: Partial<Passkey> = {}): Passkey {
   };
 }
 
+/** A credential-health item for tests (a token never used, not stale, unless told). */
+export function testHealthItem(id: string, extra: Partial<CredentialHealthItem> = {}): CredentialHealthItem {
+  return {
+    kind: 'token',
+    id,
+    name: `token ${id}`,
+    createdAt: '2026-10-01T08:00:00.000Z',
+    expiresAt: '2027-03-01T08:00:00.000Z',
+    lastUse: null,
+    marks: ['never-used'],
+    stale: false,
+    ...extra,
+  };
+}
+
 /** The fake service's authenticator-app secret (base32) and the one code it takes. */
 export const TEST_TOTP = { secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', code: '123456' } as const;
 
@@ -95,6 +112,10 @@ export interface SecurityBackendOptions {
   twoFactor?: Partial<TwoFactorState>;
   /** What "this wasn't me" says it revoked (it ends the other sessions and locks as asked). */
   revoked?: NotMeResult['credentials'];
+  /** The account's credentials and sessions with their marks (credential health). */
+  health?: CredentialHealthItem[];
+  /** Ids "revoke all stale" keeps although named (used meanwhile, as the service would judge). */
+  usedMeanwhile?: string[];
   /** A status to refuse a call with (the service's error shape), or undefined to answer it. */
   fail?: (call: FakeCall) => { status: number; code: string } | undefined;
 }
@@ -104,9 +125,11 @@ export function securityBackend(options: SecurityBackendOptions = {}): FakeBacke
   sessions: SessionInfo[];
   browsers: TrustedBrowser[];
   twoFactor: TwoFactorState;
+  health: CredentialHealthItem[];
 } {
   const sessions = [...(options.sessions ?? [])];
   const browsers = [...(options.browsers ?? [])];
+  const health = [...(options.health ?? [])];
   const history = options.history ?? [];
   const pageSize = options.pageSize ?? 2;
   const refused = (call: FakeCall) => {
@@ -225,6 +248,27 @@ export function securityBackend(options: SecurityBackendOptions = {}): FakeBacke
       twoFactor.recovery_codes_left = codes.length;
       return ok({ codes });
     },
+    [`GET ${PATHS.credentialHealth}`]: (call) =>
+      refused(call) ??
+      ok({
+        credentials: health,
+        current_session: health.find((c) => c.kind === 'session' && !c.stale)?.id ?? null,
+        checked_at: '2026-11-27T09:00:00.000Z',
+      }),
+    [`POST ${PATHS.revokeStale}`]: (call) => {
+      const r = refused(call);
+      if (r) return r;
+      const named = (call.body as { items: CredentialRef[] }).items;
+      const going = health.filter(
+        (c) =>
+          c.stale && !options.usedMeanwhile?.includes(c.id) && named.some((n) => n.kind === c.kind && n.id === c.id),
+      );
+      health.splice(0, health.length, ...health.filter((c) => !going.includes(c)));
+      return ok({
+        revoked: going.map(({ kind, id, name }) => ({ kind, id, name })),
+        kept: named.length - going.length,
+      });
+    },
     [`POST ${PATHS.notMe}`]: (call) =>
       refused(call) ??
       ok({
@@ -233,5 +277,5 @@ export function securityBackend(options: SecurityBackendOptions = {}): FakeBacke
         locked: (call.body as { lock: boolean }).lock,
       }),
   });
-  return Object.assign(backend, { sessions, browsers, twoFactor });
+  return Object.assign(backend, { sessions, browsers, twoFactor, health });
 }

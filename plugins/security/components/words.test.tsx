@@ -86,6 +86,26 @@ describe('the page’s words', () => {
       ['recovery-codes.generated', {}],
       ['recovery-code.used', { left: 1 }],
       ['recovery-code.used', { left: 0 }],
+      [
+        'credential.refused',
+        { credential: 'token', name: 'ci', action: 'GET /oapi/v1/platform/user', refusal: 'expired' },
+      ],
+      [
+        'credential.refused',
+        { credential: 'ssh-key', name: 'laptop', action: 'git-receive-pack acme/app', refusal: 'read-only' },
+      ],
+      ['credential.refused', { credential: 'packages-password', action: 'download /npm/a.tgz', refusal: 'not-yet' }],
+      ['credential.refused', { credential: 'something-new', name: 'x', action: 'y' }],
+      [
+        'credentials.stale-revoked',
+        {
+          revoked: [
+            { credential: 'token', count: 2 },
+            { credential: 'session', count: 1 },
+          ],
+        },
+      ],
+      ['credentials.stale-revoked', {}],
     ];
     const seen = new Map<string, string>();
     for (const locale of LOCALES)
@@ -116,6 +136,21 @@ describe('the page’s words', () => {
       'All two-factor methods and recovery codes removed by an administrator',
     );
     expect(seen.get('en_US recovery-code.used {"left":0}')).toBe('Recovery code used; none left');
+    expect(
+      seen.get(
+        'en_US credential.refused {"credential":"ssh-key","name":"laptop","action":"git-receive-pack acme/app","refusal":"read-only"}',
+      ),
+    ).toBe('SSH key “laptop” refused: the SSH key is read-only (git-receive-pack acme/app)');
+    expect(
+      seen.get(
+        'zh_CN credential.refused {"credential":"packages-password","action":"download /npm/a.tgz","refusal":"not-yet"}',
+      ),
+    ).toBe('制品仓库密码被拒绝：新密码尚未生效（download /npm/a.tgz）');
+    expect(
+      seen.get(
+        'en_US credentials.stale-revoked {"revoked":[{"credential":"token","count":2},{"credential":"session","count":1}]}',
+      ),
+    ).toBe('3 stale credentials revoked');
     expect(seen.get('en_US sign-in.failed {"method":"password","reason":"wrong-second-factor"}')).toBe(
       'Sign-in failed (Password): the two-factor check failed',
     );

@@ -4,6 +4,7 @@ import { LocalTime } from '../../../src/core/ui/LocalTime';
 import type { Browser, FailureReason, HistoryEntry, HistoryGroup, HistoryKind } from '../contract';
 import { HISTORY_GROUPS } from '../limits';
 import { RECOVERY_CODE_COUNT } from '../../../schemas/second-factor-limits';
+import type { CredentialRefusal } from '../../../schemas/credential-kinds';
 
 /** Translates one of the page's message ids, with values (`intl.formatMessage`). */
 export type Translate = (id: string, values?: Record<string, string | number>) => string;
@@ -107,6 +108,27 @@ const ENDED_IDS: Readonly<Record<string, string>> = {
   time: 'security.history.kind.sessionEndedTime',
 };
 
+/** A credential's kind as a refused use names it; another kind is named generically. */
+const CREDENTIAL_KIND_IDS: Readonly<Record<string, string>> = {
+  token: 'security.history.credential.token',
+  'ssh-key': 'security.history.credential.sshKey',
+  'packages-password': 'security.history.credential.packagesPassword',
+};
+
+/** Why a credential's use was refused (issue 42), as a phrase. */
+const REFUSAL_IDS: Readonly<Record<CredentialRefusal, string>> = {
+  expired: 'security.refusal.expired',
+  'read-only': 'security.refusal.readOnly',
+  scope: 'security.refusal.scope',
+  'ip-whitelist': 'security.refusal.ipWhitelist',
+  'org-policy': 'security.refusal.orgPolicy',
+  'not-member': 'security.refusal.notMember',
+  'wrong-password': 'security.refusal.wrongPassword',
+  'not-yet': 'security.refusal.notYet',
+  revoked: 'security.refusal.revoked',
+  'password-change': 'security.refusal.passwordChange',
+};
+
 /** What one history entry says happened, as a sentence built from its kind and detail. */
 export function historySentence(entry: HistoryEntry, t: Translate): Sentence {
   const d = entry.detail;
@@ -187,6 +209,23 @@ export function historySentence(entry: HistoryEntry, t: Translate): Sentence {
       return { id: 'security.history.kind.codesGenerated', values: { count: d.count ?? RECOVERY_CODE_COUNT } };
     case 'recovery-code.used':
       return { id: 'security.history.kind.codeUsed', values: { left: d.left ?? 0 } };
+    case 'credential.refused': {
+      const values = {
+        credential: t(CREDENTIAL_KIND_IDS[d.credential ?? ''] ?? 'security.history.credential.other'),
+        name,
+        reason: t((d.refusal && REFUSAL_IDS[d.refusal]) || 'security.refusal.other'),
+        action: d.action ?? '',
+      };
+      return {
+        id: name ? 'security.history.kind.credentialRefused' : 'security.history.kind.credentialRefusedUnnamed',
+        values,
+      };
+    }
+    case 'credentials.stale-revoked':
+      return {
+        id: 'security.history.kind.staleRevoked',
+        values: { count: (d.revoked ?? []).reduce((n, r) => n + r.count, 0) },
+      };
   }
   // A kind this page does not know yet (a newer service): said plainly rather than left out.
   return { id: 'security.history.kind.other', values: { kind: String(kind) } };

@@ -6,6 +6,7 @@ import { FormattedMessage } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
 import { useStore, useStores } from '../../../src/core/stores/root';
 import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
+import { CredentialHealthSection } from '../components/CredentialHealthSection';
 import { HistorySection } from '../components/HistorySection';
 import { SessionsSection } from '../components/SessionsSection';
 import { TrustedBrowsersSection } from '../components/TrustedBrowsersSection';
@@ -30,8 +31,9 @@ export interface SecurityViewProps {
 }
 
 /**
- * The account's security page: two-factor authentication, where it is signed in (and signing out the others), the browsers the lockout trusts,
- * the account's history, and "this wasn't me" (also opened by `?not-me=1`).
+ * The account's security page: two-factor authentication, where it is signed in (and signing out the others), the
+ * health of its credentials (and revoking the stale ones), the browsers the lockout trusts, the account's history, and
+ * "this wasn't me" (also opened by `?not-me=1`).
  */
 export const SecurityView = observer(function SecurityView({ clock = Date.now }: SecurityViewProps) {
   const security = useStore('security');
@@ -82,6 +84,8 @@ export const SecurityView = observer(function SecurityView({ clock = Date.now }:
       />
       <Divider />
       <SessionsSection store={security.sessions} now={now} locale={session.locale} toast={toast} />
+      <Divider />
+      <CredentialHealthSection store={security.health} now={now} locale={session.locale} toast={toast} />
       <Divider />
       <TrustedBrowsersSection store={security.browsers} toast={toast} />
       <Divider />

@@ -67,6 +67,9 @@ export const HISTORY_GROUP_OF: Record<HistoryKind, HistoryGroup> = {
   'second-factor.removed': 'second-factor',
   'recovery-codes.generated': 'second-factor',
   'recovery-code.used': 'second-factor',
+  // Issue 42: a refused use and "revoke all stale" are the credentials' own story.
+  'credential.refused': 'credential',
+  'credentials.stale-revoked': 'credential',
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -138,6 +141,12 @@ export function historyEntryOf(event: AccountEvent): { kind: HistoryKind; detail
       return { kind: event.type, detail: { count: event.count } };
     case 'recovery-code.used':
       return { kind: event.type, detail: { left: event.left } };
+    case 'credential.refused': {
+      const what = { credential: event.credential, action: event.action.slice(0, 300), refusal: event.reason };
+      return { kind: event.type, detail: event.name === null ? what : { ...what, name: event.name } };
+    }
+    case 'credentials.stale-revoked':
+      return { kind: event.type, detail: { revoked: event.counts } };
     default:
       return null;
   }

@@ -1,5 +1,6 @@
 import type { ServerLocale } from '../../../server/i18n/index';
 import type { Browser, FailureReason, HistoryDetail, HistoryEntry, HistoryKind } from '../contract';
+import type { CredentialRefusal } from '../../../schemas/credential-kinds';
 
 /** What the export (and the admin CLI, in English) says about history entries, in one language. */
 export interface HistoryTexts {
@@ -17,6 +18,8 @@ export interface HistoryTexts {
   credentials: Record<string, string>;
   /** Second factors by kind (`totp`, `webauthn`, `recovery`, `all`). */
   factors: Record<string, string>;
+  /** Why a credential's use was refused (issue 42), by `CREDENTIAL_REFUSALS`. */
+  refusals: Record<CredentialRefusal, string>;
   /** The parts of the details cell. */
   detail: {
     method: (m: string) => string;
@@ -31,6 +34,10 @@ export interface HistoryTexts {
     /** sign-in.succeeded: the second factor it answered. */
     factor: (f: string) => string;
     until: (at: string) => string;
+    /** credential.refused: what was tried. */
+    action: (action: string) => string;
+    /** credentials.stale-revoked: how many of a kind went (`kind` already in words). */
+    revoked: (kind: string, n: number) => string;
     separator: string;
   };
   /** The browser cell. */
@@ -62,6 +69,8 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       'second-factor.removed': 'Two-factor method removed',
       'recovery-codes.generated': 'Recovery codes generated',
       'recovery-code.used': 'Recovery code used',
+      'credential.refused': 'Credential use refused',
+      'credentials.stale-revoked': 'Stale credentials revoked',
     },
     reasons: {
       'wrong-password': 'wrong password',
@@ -96,12 +105,25 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       token: 'Personal access token',
       'ssh-key': 'SSH key',
       'packages-password': 'Artifact repository password',
+      session: 'Session',
     },
     factors: {
       totp: 'Authenticator app',
       webauthn: 'Passkey',
       recovery: 'Recovery code',
       all: 'All two-factor methods and recovery codes',
+    },
+    refusals: {
+      expired: 'the credential has expired',
+      'read-only': 'the SSH key is read-only',
+      scope: 'the token lacks the scope',
+      'ip-whitelist': "the address is outside the organization's IP whitelist",
+      'org-policy': "the organization's policy refused it",
+      'not-member': "not a member of the repository's organization",
+      'wrong-password': 'wrong password',
+      'not-yet': 'the new password was not in effect yet',
+      revoked: 'the credential was revoked',
+      'password-change': 'the account must change its password first',
     },
     detail: {
       method: (m) => `Method: ${m}`,
@@ -113,6 +135,8 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       left: (n) => `${n} left`,
       factor: (f) => `Second factor: ${f}`,
       until: (at) => `Until ${at} UTC`,
+      action: (action) => `Action: ${action}`,
+      revoked: (kind, n) => `${kind}: ${n}`,
       separator: '; ',
     },
     browser: (name, os) => (os ? `${name} on ${os}` : name),
@@ -137,6 +161,8 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       'second-factor.removed': '已移除两步验证方式',
       'recovery-codes.generated': '已生成恢复码',
       'recovery-code.used': '已使用恢复码',
+      'credential.refused': '凭证使用被拒绝',
+      'credentials.stale-revoked': '已吊销闲置凭证',
     },
     reasons: {
       'wrong-password': '密码错误',
@@ -171,12 +197,25 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       token: '个人访问令牌',
       'ssh-key': 'SSH 公钥',
       'packages-password': '制品仓库密码',
+      session: '会话',
     },
     factors: {
       totp: '身份验证器应用',
       webauthn: '通行密钥',
       recovery: '恢复码',
       all: '全部两步验证方式和恢复码',
+    },
+    refusals: {
+      expired: '凭证已过期',
+      'read-only': 'SSH 公钥为只读',
+      scope: '令牌没有所需的权限范围',
+      'ip-whitelist': '地址不在企业 IP 白名单内',
+      'org-policy': '企业策略不允许',
+      'not-member': '不是代码库所属企业的成员',
+      'wrong-password': '密码错误',
+      'not-yet': '新密码尚未生效',
+      revoked: '凭证已被吊销',
+      'password-change': '账号需先修改密码',
     },
     detail: {
       method: (m) => `方式：${m}`,
@@ -188,6 +227,8 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       left: (n) => `剩余 ${n} 个`,
       factor: (f) => `第二重验证：${f}`,
       until: (at) => `锁定至 ${at} UTC`,
+      action: (action) => `操作：${action}`,
+      revoked: (kind, n) => `${kind}：${n}`,
       separator: '；',
     },
     browser: (name, os) => (os ? `${name}（${os}）` : name),
@@ -217,6 +258,9 @@ export function describeDetail(t: HistoryTexts, kind: HistoryKind, d: HistoryDet
     parts.push(kind === 'recovery-codes.generated' ? t.detail.codes(d.count) : t.detail.count(d.count));
   if (d.left !== undefined) parts.push(t.detail.left(d.left));
   if (d.until !== undefined) parts.push(t.detail.until(utcTime(d.until)));
+  if (d.action !== undefined) parts.push(t.detail.action(d.action));
+  if (d.refusal !== undefined) parts.push(t.detail.reason(t.refusals[d.refusal] ?? d.refusal));
+  for (const r of d.revoked ?? []) parts.push(t.detail.revoked(t.credentials[r.credential] ?? r.credential, r.count));
   return parts.join(t.detail.separator);
 }
 

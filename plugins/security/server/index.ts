@@ -7,18 +7,20 @@ import { historyMigrations, historyServer } from './history';
 import { sessionCommands } from './sessions-cli';
 import { notMeRoutes } from './not-me';
 import { twoFactorRoutes } from './two-factor-routes';
+import { healthRoutes } from './health-routes';
 import { twoFactorCommands } from './two-factor-cli';
 import { mailSecurityEvent } from './security-mail';
 
 /**
  * Every route of the slice: the account's sessions and trusted browsers, its history, "this wasn't me", its second
- * factors.
+ * factors, its credential health.
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(sessionRoutes);
   await app.register(historyRoutes);
   await app.register(notMeRoutes);
   await app.register(twoFactorRoutes);
+  await app.register(healthRoutes);
 };
 
 /**
