@@ -284,9 +284,12 @@ const SAMPLE_EVENTS: readonly Record<string, unknown>[] = (() => {
       { credential: 'packages-password', count: 1 },
     ],
     locked: false,
+    oldStopsAt: Date.UTC(2030, 0, 2),
+    dropped: [ARG],
   };
   return [
     {},
+    { oldStopsAt: null, dropped: [] },
     { how: 'recovery' },
     { lock: 'marked' },
     { lock: 'unmarked' },

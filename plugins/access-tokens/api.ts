@@ -5,6 +5,9 @@ import type {
   LegacyTokensAnswer,
   TokenBody,
   TokenPage,
+  TokenRecreateBody,
+  TokenRegenerateBody,
+  TokenRenewalAnswer,
   TokenScopesAnswer,
   TokenUpdateBody,
 } from './contract';
@@ -25,6 +28,12 @@ export function accessTokensApi(client: RequestClient) {
       client.put<AccessToken>(`/users/ajax/v1/my/tokens/${encodeURIComponent(id)}`, values),
     /** Deletes a token; it stops working at once. */
     remove: (id: string) => client.delete<Success>(`/users/ajax/v1/my/tokens/${encodeURIComponent(id)}`),
+    /** A new secret and expiry for a live token; the old secret stops at once or after the grace. */
+    regenerate: (id: string, values: TokenRegenerateBody) =>
+      client.post<TokenRenewalAnswer>(`/users/ajax/v1/my/tokens/${encodeURIComponent(id)}/regenerate`, values),
+    /** An expired token made again with its scopes (those no longer offered are named in the answer). */
+    recreate: (id: string, values: TokenRecreateBody) =>
+      client.post<TokenRenewalAnswer>(`/users/ajax/v1/my/tokens/${encodeURIComponent(id)}/recreate`, values),
     /** The scope catalogue tree, described in the page's language. */
     scopes: (locale?: string) => client.get<TokenScopesAnswer>('/users/ajax/v1/tokens:scopes', { locale }),
     /** Legacy screen: all my tokens plus the scope tree. */

@@ -70,3 +70,13 @@ export function fromGrants(tree: TokenScope[], grants: string[]): ScopeSelection
   }
   return selection;
 }
+
+/**
+ * The grants of a token the catalogue no longer offers as they are (an unknown resource, or write on one now
+ * read-only): what re-creating it leaves out. Empty while the catalogue is not loaded (nothing can be told yet).
+ */
+export function droppedGrants(tree: TokenScope[], grants: string[]): string[] {
+  if (!tree.length) return [];
+  const kept = new Set(toGrants(tree, fromGrants(tree, grants)));
+  return grants.filter((g) => !kept.has(g));
+}

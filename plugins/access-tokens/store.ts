@@ -4,7 +4,17 @@ import { failureOf, type ActionResult } from '../../src/core/stores/failure';
 import { annotate, SectionStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import { accessTokensApi } from './api';
-import type { AccessToken, LegacyTokensAnswer, TokenBody, TokenPage, TokenScope, TokenUpdateBody } from './contract';
+import type {
+  AccessToken,
+  LegacyTokensAnswer,
+  TokenBody,
+  TokenPage,
+  TokenRecreateBody,
+  TokenRegenerateBody,
+  TokenRenewalAnswer,
+  TokenScope,
+  TokenUpdateBody,
+} from './contract';
 import { TOKEN_PAGE_SIZE_DEFAULT } from './limits';
 import { hasStrings, isListOf, isRecord, isStringOrNull } from '../../src/core/shape';
 
@@ -20,6 +30,8 @@ export const FAILURE_MESSAGES = {
   create: 'access-tokens.result.createFailed',
   update: 'access-tokens.result.updateFailed',
   remove: 'access-tokens.result.deleteFailed',
+  regenerate: 'access-tokens.result.regenerateFailed',
+  recreate: 'access-tokens.result.recreateFailed',
 } as const;
 
 const failure = (fallbackId: string) => (error: RequestError) => failureOf(error, {}, fallbackId);
@@ -65,6 +77,8 @@ export class AccessTokensStore extends SectionStore {
   includeExpired = true;
   /** The value of the token just created, shown once until copied or the screen is left. */
   visibleToken: string | null = null;
+  /** What the last regeneration or re-creation changed (the old secret's end, grants left out), for its notice. */
+  lastRenewal: Pick<TokenRenewalAnswer, 'previous_stops_at' | 'dropped_scopes'> | null = null;
   /** The scope catalogue, loaded on demand when a drawer opens. */
   scopes: TokenScope[] = [];
   /** A scope call is in flight. */
@@ -87,7 +101,16 @@ export class AccessTokensStore extends SectionStore {
     this.userId = options.userId ?? (() => undefined);
     this.locale = options.locale ?? (() => undefined);
     annotate<AccessTokensStore, 'applyLegacyPage'>(this, {
-      observable: ['list', 'page', 'includeExpired', 'visibleToken', 'scopes', 'scopesLoading', 'scopesFailed'],
+      observable: [
+        'list',
+        'page',
+        'includeExpired',
+        'visibleToken',
+        'lastRenewal',
+        'scopes',
+        'scopesLoading',
+        'scopesFailed',
+      ],
       action: [
         'load',
         'setPage',
@@ -96,6 +119,8 @@ export class AccessTokensStore extends SectionStore {
         'create',
         'update',
         'remove',
+        'regenerate',
+        'recreate',
         'tokenCopied',
         'reset',
         'applyLegacyPage',
@@ -265,15 +290,40 @@ export class AccessTokensStore extends SectionStore {
     return r;
   }
 
+  /** Regenerates a live token: its new value goes to the one-time display, the new token to the top of page 1. */
+  async regenerate(id: string, values: TokenRegenerateBody): Promise<ActionResult> {
+    return this.renew(this.api.regenerate(id, values), FAILURE_MESSAGES.regenerate);
+  }
+
+  /** Re-creates an expired token with its scopes: as `regenerate`, the answer naming what was left out. */
+  async recreate(id: string, values: TokenRecreateBody): Promise<ActionResult> {
+    return this.renew(this.api.recreate(id, values), FAILURE_MESSAGES.recreate);
+  }
+
+  private async renew(call: Promise<RequestResult<TokenRenewalAnswer>>, failId: string): Promise<ActionResult> {
+    const r = await this.saveWith(call, {
+      failure: failure(failId),
+      apply: (answer) => {
+        this.visibleToken = answer.access_token.token ?? null;
+        this.lastRenewal = { previous_stops_at: answer.previous_stops_at, dropped_scopes: answer.dropped_scopes };
+        this.page.current = 1;
+      },
+    });
+    if (r.ok) await this.load();
+    return r;
+  }
+
   /** The value was copied: it is not shown again. */
   tokenCopied(): void {
     this.visibleToken = null;
+    this.lastRenewal = null;
   }
 
   /** Leaving the screen forgets the one-time value and the page position. */
   reset(): void {
     this.takeSeed(); // coming back asks
     this.visibleToken = null;
+    this.lastRenewal = null;
     this.page.current = 1;
     this.loaded = false;
     this.list = [];

@@ -70,6 +70,26 @@ export function tokenBackend(options: TokenBackendOptions = {}): FakeBackend & {
   const update = (id: string, call: FakeCall) =>
     byId(id, (i) => ok((tokens[i] = { ...tokens[i], name: (call.body as Body).name! })));
   const remove = (id: string) => byId(id, (i) => (tokens.splice(i, 1), ok({ success: true })));
+  // Regenerate and re-create: a new token in the old one's place, its secret once; re-create leaves out a grant the
+  // test catalogue lacks (anything outside `base` and `organization`).
+  const renew = (id: string, call: FakeCall, recreate: boolean) =>
+    byId(id, (i) => {
+      const old = tokens[i];
+      const known = (g: string) => /^(base|organization):/.test(g);
+      const fresh = testToken(`r${tokens.length + 1}`, {
+        name: old.name,
+        token_scopes: old.token_scopes.filter(known),
+        expires_at: (call.body as { expires_at: string }).expires_at,
+      });
+      const stops = recreate ? old.expires_at! : new Date(Date.now() + 60 * 60_000).toISOString();
+      tokens.splice(i, 1, fresh);
+      return ok({
+        access_token: { ...fresh, token: 'pt-RENEWEDRENEWEDRENEWEDRENEWEDRENEWEDRENEW123456' },
+        previous_token_id: old.token_id,
+        previous_stops_at: stops,
+        dropped_scopes: recreate ? old.token_scopes.filter((g) => !known(g)) : [],
+      });
+    });
   const backend = fakeBackend({
     'POST /users/ajax/v1/my/tokens:search': (call) => {
       const body = call.body as Body;
@@ -91,6 +111,8 @@ export function tokenBackend(options: TokenBackendOptions = {}): FakeBackend & {
     'PUT /users/ajax/v1/my/tokens/:id': (call) => refused(call) ?? update(call.params.id, call),
     'PUT /users/ajax/v1/tokens/:id': (call) => refused(call) ?? update(call.params.id, call),
     'DELETE /users/ajax/v1/my/tokens/:id': (call) => refused(call) ?? remove(call.params.id),
+    'POST /users/ajax/v1/my/tokens/:id/regenerate': (call) => refused(call) ?? renew(call.params.id, call, false),
+    'POST /users/ajax/v1/my/tokens/:id/recreate': (call) => refused(call) ?? renew(call.params.id, call, true),
     'DELETE /users/ajax/v1/tokens/:id': (call) => refused(call) ?? remove(call.params.id),
   });
   return Object.assign(backend, { tokens });

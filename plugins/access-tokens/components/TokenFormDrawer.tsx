@@ -1,16 +1,15 @@
-import { Alert, Button, Drawer, Form, Input, Radio, Space, Spin } from 'antd';
-import { LazyDatePicker } from '../../../src/core/ui/LazyDatePicker';
+import { Alert, Button, Drawer, Form, Input, Space, Spin } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { observer } from 'mobx-react-lite';
 import { useEffect, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { DATE_FORMAT } from '../../../src/core/i18n/format';
 import type { AccessToken, TokenBody } from '../contract';
-import { EXPIRY_PRESET_DAYS, expiresAtForDay, expiresAtForPreset } from '../expiry';
 import { TOKEN_DESCRIPTION_MAX, TOKEN_DESCRIPTION_MIN, TOKEN_NAME_MAX } from '../limits';
 import { fromGrants, toGrants, type ScopeSelection } from '../scopes';
 import type { AccessTokensStore } from '../store';
 import { ScopeTree } from './ScopeTree';
+import { ExpiryPicker, expiryOf, type ExpiryChoice } from './ExpiryPicker';
 
 /** Props of the create/edit drawer. */
 export interface TokenFormDrawerProps {
@@ -22,8 +21,6 @@ export interface TokenFormDrawerProps {
   /** Saves; resolves true when the drawer may close. */
   onSubmit: (values: TokenBody) => Promise<boolean>;
 }
-
-type ExpiryChoice = `${(typeof EXPIRY_PRESET_DAYS)[number]}` | 'custom';
 
 /** The form inside the drawer; mounted per opening so every opening starts clean. */
 const TokenForm = observer(function TokenForm({
@@ -44,10 +41,7 @@ const TokenForm = observer(function TokenForm({
   // An edited token's grants become a selection once the catalogue is there.
   const selection = useMemo(() => picked ?? (token ? fromGrants(tree, token.token_scopes) : {}), [picked, token, tree]);
 
-  const expiresAt = useMemo(() => {
-    if (choice === 'custom') return date ? expiresAtForDay(date) : undefined;
-    return choice ? expiresAtForPreset(Number(choice)) : undefined;
-  }, [choice, date]);
+  const expiresAt = useMemo(() => expiryOf(choice, date), [choice, date]);
   const grants = toGrants(tree, selection);
   const errors = {
     name: !name.trim() ? 'access-tokens.form.nameRequired' : undefined,
@@ -131,34 +125,16 @@ const TokenForm = observer(function TokenForm({
           ) : undefined
         }
       >
-        <Space wrap>
-          <Radio.Group
-            aria-labelledby="access-token-expiry-label"
-            optionType="button"
-            value={choice}
-            onChange={(e) => {
-              setChoice(e.target.value as ExpiryChoice);
-              setTouched((t) => ({ ...t, expiry: true }));
-            }}
-            options={[
-              ...EXPIRY_PRESET_DAYS.map((days) => ({
-                value: String(days),
-                label: intl.formatMessage({ id: 'access-tokens.form.presetDays' }, { days }),
-              })),
-              { value: 'custom', label: intl.formatMessage({ id: 'access-tokens.form.custom' }) },
-            ]}
-          />
-          {choice === 'custom' && (
-            <LazyDatePicker
-              aria-label={intl.formatMessage({ id: 'access-tokens.form.expiryDate' })}
-              format={DATE_FORMAT}
-              value={date}
-              allowClear={false}
-              disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}
-              onChange={(d) => setDate(d)}
-            />
-          )}
-        </Space>
+        <ExpiryPicker
+          labelledBy="access-token-expiry-label"
+          choice={choice}
+          date={date}
+          onChoice={(c) => {
+            setChoice(c);
+            setTouched((t) => ({ ...t, expiry: true }));
+          }}
+          onDate={setDate}
+        />
       </Form.Item>
       <Form.Item
         label={<span id="access-token-scopes-label">{intl.formatMessage({ id: 'access-tokens.form.scopes' })}</span>}

@@ -2,6 +2,9 @@ import { Button, Empty, Popconfirm, Space, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { observer } from 'mobx-react-lite';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { useState } from 'react';
+import { LastUsed } from '../../../src/core/ui/LastUsed';
+import { LazyCredentialUsesDrawer } from '../../../src/core/ui/LazyCredentialUsesDrawer';
 import { LocalTime, useInBrowser } from '../../../src/core/ui/LocalTime';
 import { ResponsiveTable, useInCard } from '../../../src/core/ui/ResponsiveTable';
 import { Truncated, type TruncatedProps } from '../../../src/core/ui/Truncated';
@@ -16,6 +19,8 @@ export interface TokenTableProps {
   onCreate: () => void;
   onEdit: (token: AccessToken) => void;
   onDelete: (token: AccessToken) => Promise<void>;
+  /** Opens the regenerate dialog (a live token) or the re-create dialog (an expired one). */
+  onRenew: (token: AccessToken, mode: 'regenerate' | 'recreate') => void;
 }
 
 const SHOWN_SCOPES = 2;
@@ -26,15 +31,25 @@ function CellText(props: Omit<TruncatedProps, 'maxWidth'>) {
 }
 
 /**
- * The list: name and state, scopes, created, expires, last used, and edit/delete per token. A long name or
+ * The list: name and state, scopes, created, expires, last used (with its address, and the usage timeline a click
+ * away), and edit/delete per token. A long name or
  * description is cut to one line (whole on hover and focus); on a narrow window each token is a card.
  */
-export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit, onDelete }: TokenTableProps) {
+export const TokenTable = observer(function TokenTable({
+  store,
+  onCreate,
+  onEdit,
+  onDelete,
+  onRenew,
+}: TokenTableProps) {
   const intl = useIntl();
   // "About to expire" depends on the browser's clock, which a page the service rendered cannot know: until the app
   // has the page, a token is expired or not as the service said (its `expired`), and the tag for one about to expire
   // comes once hydrated.
   const now = useInBrowser() ? Date.now() : undefined;
+  // The token whose usage timeline is open (it stays set while the drawer closes, so the drawer keeps its title).
+  const [usesOf, setUsesOf] = useState<AccessToken | null>(null);
+  const [usesOpen, setUsesOpen] = useState(false);
   const columns: ColumnsType<AccessToken> = [
     {
       key: 'name',
@@ -50,7 +65,14 @@ export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit
                   <FormattedMessage id="access-tokens.list.expired" />
                 </Tag>
               )}
-              {state === 'expiring' && (
+              {t.replaced && !t.expired && (
+                <Tooltip title={<FormattedMessage id="access-tokens.list.replacedHint" />}>
+                  <Tag tabIndex={0} data-testid="token-replaced">
+                    <FormattedMessage id="access-tokens.list.replaced" />
+                  </Tag>
+                </Tooltip>
+              )}
+              {state === 'expiring' && !t.replaced && (
                 <Tag color="warning">
                   <FormattedMessage id="access-tokens.list.expiring" />
                 </Tag>
@@ -106,13 +128,24 @@ export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit
       key: 'lastUsed',
       title: <FormattedMessage id="access-tokens.list.lastUsed" />,
       render: (_, t) => (
-        <span style={{ whiteSpace: 'nowrap' }}>
-          {t.last_used_at ? (
-            <LocalTime value={t.last_used_at} />
-          ) : (
-            <FormattedMessage id="access-tokens.list.neverUsed" />
-          )}
-        </span>
+        <div style={{ display: 'grid', justifyItems: 'start', gap: 2 }}>
+          <span style={{ whiteSpace: 'nowrap' }}>
+            <LastUsed lastUse={t.last_use} lastUsedAt={t.last_used_at} data-testid="token-last-use" />
+          </span>
+          <Button
+            type="link"
+            size="small"
+            style={{ paddingInline: 0, height: 'auto' }}
+            aria-label={intl.formatMessage({ id: 'core.lastUse.openNamed' }, { name: t.name })}
+            onClick={() => {
+              setUsesOf(t);
+              setUsesOpen(true);
+            }}
+            data-testid="token-uses"
+          >
+            <FormattedMessage id="core.lastUse.open" />
+          </Button>
+        </div>
       ),
     },
     {
@@ -122,15 +155,21 @@ export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit
       render: (_, t) => (
         <Space size={0}>
           {t.expired ? (
-            <Tooltip title={<FormattedMessage id="access-tokens.list.expiredNotEditable" />}>
-              <Button type="link" size="small" disabled>
-                <FormattedMessage id="access-tokens.list.edit" />
-              </Button>
-            </Tooltip>
-          ) : (
-            <Button type="link" size="small" onClick={() => onEdit(t)}>
-              <FormattedMessage id="access-tokens.list.edit" />
+            <Button type="link" size="small" onClick={() => onRenew(t, 'recreate')}>
+              <FormattedMessage id="access-tokens.list.recreate" />
             </Button>
+          ) : (
+            // The old secret of a regenerated token is not edited or regenerated: deleting it stops it now.
+            !t.replaced && (
+              <>
+                <Button type="link" size="small" onClick={() => onEdit(t)}>
+                  <FormattedMessage id="access-tokens.list.edit" />
+                </Button>
+                <Button type="link" size="small" onClick={() => onRenew(t, 'regenerate')}>
+                  <FormattedMessage id="access-tokens.list.regenerate" />
+                </Button>
+              </>
+            )
           )}
           <Popconfirm
             title={<FormattedMessage id="access-tokens.delete.title" values={{ name: t.name }} />}
@@ -150,41 +189,52 @@ export const TokenTable = observer(function TokenTable({ store, onCreate, onEdit
   ];
 
   return (
-    <ResponsiveTable<AccessToken>
-      data-testid="token-card"
-      rowKey="token_id"
-      size="middle"
-      columns={columns}
-      dataSource={store.list}
-      loading={store.loading}
-      scroll={{ x: 'max-content' }}
-      locale={{
-        emptyText: store.loaded ? (
-          <Empty
-            image={Empty.PRESENTED_IMAGE_SIMPLE}
-            description={
-              <span style={{ color: MUTED_COLOR }}>
-                <FormattedMessage id="access-tokens.empty.title" />
-              </span>
-            }
-          >
-            <Button type="primary" onClick={onCreate}>
-              <FormattedMessage id="access-tokens.page.create" />
-            </Button>
-          </Empty>
-        ) : (
-          <span />
-        ),
-      }}
-      pagination={{
-        current: store.page.current,
-        pageSize: store.page.pageSize,
-        total: store.page.total,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZE_OPTIONS,
-        hideOnSinglePage: false,
-        onChange: (current, pageSize) => store.setPage(current, pageSize),
-      }}
-    />
+    <>
+      <ResponsiveTable<AccessToken>
+        data-testid="token-card"
+        rowKey="token_id"
+        size="middle"
+        columns={columns}
+        dataSource={store.list}
+        loading={store.loading}
+        scroll={{ x: 'max-content' }}
+        locale={{
+          emptyText: store.loaded ? (
+            <Empty
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              description={
+                <span style={{ color: MUTED_COLOR }}>
+                  <FormattedMessage id="access-tokens.empty.title" />
+                </span>
+              }
+            >
+              <Button type="primary" onClick={onCreate}>
+                <FormattedMessage id="access-tokens.page.create" />
+              </Button>
+            </Empty>
+          ) : (
+            <span />
+          ),
+        }}
+        pagination={{
+          current: store.page.current,
+          pageSize: store.page.pageSize,
+          total: store.page.total,
+          showSizeChanger: true,
+          pageSizeOptions: PAGE_SIZE_OPTIONS,
+          hideOnSinglePage: false,
+          onChange: (current, pageSize) => store.setPage(current, pageSize),
+        }}
+      />
+      {usesOf && (
+        <LazyCredentialUsesDrawer
+          open={usesOpen}
+          onClose={() => setUsesOpen(false)}
+          kind="token"
+          id={usesOf.token_id}
+          name={usesOf.name}
+        />
+      )}
+    </>
   );
 });

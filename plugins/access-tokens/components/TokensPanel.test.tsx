@@ -93,8 +93,53 @@ describe('personal access token page', () => {
     expect(screen.getByText('Expired')).toBeTruthy();
     expect(screen.getByText('About to expire')).toBeTruthy();
     expect(screen.getByText('2 tokens')).toBeTruthy();
-    const edits = screen.getAllByRole('button', { name: 'Edit' }) as HTMLButtonElement[];
-    expect(edits.map((b) => b.disabled)).toEqual([true, false]);
+    // The expired token is re-created, not edited; the live one is edited or regenerated.
+    expect(screen.getAllByRole('button', { name: 'Edit' })).toHaveLength(1);
+    expect(screen.getAllByRole('button', { name: 'Re-create' })).toHaveLength(1);
+    expect(screen.getAllByRole('button', { name: 'Regenerate' })).toHaveLength(1);
+  }, 30_000);
+
+  it('regenerates a live token: grace chosen, the old secret’s end said, the new one in the one-time display', async () => {
+    const svc = tokenBackend({ tokens: [testToken('live', { name: 'deploy' })] });
+    await mount(new AccessTokensStore(svc.client), <TokensPanel />);
+    await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Regenerate' })));
+    const dialog = await screen.findByRole('dialog', undefined, { timeout: 10000 });
+    expect(dialog.textContent).toContain('Regenerate the token “deploy”');
+    // At once by default; a grace says until when the current secret works.
+    expect(screen.getByTestId('token-renew-warning').textContent).toContain('stops working as soon as');
+    fireEvent.click(screen.getByRole('radio', { name: 'After 1 hour' }));
+    expect(screen.getByTestId('token-renew-warning').textContent).toContain('keeps working until');
+    await act(async () => fireEvent.click(screen.getByTestId('token-renew-ok')));
+    await screen.findByTestId('token-created');
+    const call = svc.calls.find((c) => c.path.endsWith('/regenerate'));
+    expect(call).toMatchObject({ path: '/users/ajax/v1/my/tokens/live/regenerate', body: { grace_minutes: 60 } });
+    expect(Date.parse((call!.body as { expires_at: string }).expires_at)).toBeGreaterThan(Date.now() + 29 * 86400_000);
+    expect(screen.getByTestId('token-value').textContent).toContain('pt-RENEWED');
+    expect(screen.getByTestId('token-renewal-note').textContent).toContain('The old secret keeps working until');
+  }, 30_000);
+
+  it('re-creates an expired token, showing the scopes it leaves out before and after', async () => {
+    const svc = tokenBackend({
+      tokens: [
+        testToken('old', {
+          name: 'nightly',
+          expired: true,
+          expires_at: '2020-01-01T00:00:00.000Z',
+          token_scopes: ['base:user:read', 'codeup:retired:read'],
+        }),
+      ],
+    });
+    await mount(new AccessTokensStore(svc.client), <TokensPanel />);
+    await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Re-create' })));
+    await screen.findByText('Re-create the expired token “nightly”', undefined, { timeout: 10000 });
+    // The catalogue is asked for to tell what is left out.
+    expect((await screen.findByTestId('token-renew-dropped')).textContent).toBe('codeup:retired:read');
+    await act(async () => fireEvent.click(screen.getByTestId('token-renew-ok')));
+    await screen.findByTestId('token-created');
+    expect(svc.calls.find((c) => c.path.endsWith('/recreate'))?.path).toBe('/users/ajax/v1/my/tokens/old/recreate');
+    const note = screen.getByTestId('token-renewal-note').textContent;
+    expect(note).toContain('The old secret no longer works.');
+    expect(note).toContain('A scope no longer offered was left out: codeup:retired:read');
   }, 30_000);
 
   it('legacy screen: a modal titled personal access token, listed through tokens:batch', async () => {

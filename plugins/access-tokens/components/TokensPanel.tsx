@@ -13,11 +13,18 @@ import type { AccessToken, TokenBody } from '../contract';
 import { FAILURE_MESSAGES } from '../store';
 import { TokenCreatedAlert } from './TokenCreatedAlert';
 import { TokenTable } from './TokenTable';
+import { TokenRenewalNote } from './TokenRenewalNote';
+import type { RenewMode } from './TokenRenewDialog';
 import { MUTED_COLOR } from './styles';
 
 /** The create/edit form, loaded when it first opens (src/core/ui/lazyOverlay.tsx). */
 const TokenFormDrawer = lazyOverlay(() =>
   import(/* webpackChunkName: "plugin-access-tokens-form" */ './TokenFormDrawer').then((m) => m.TokenFormDrawer),
+);
+
+/** The regenerate / re-create dialog, loaded when it first opens. */
+const TokenRenewDialog = lazyOverlay(() =>
+  import(/* webpackChunkName: "plugin-access-tokens-renew" */ './TokenRenewDialog').then((m) => m.TokenRenewDialog),
 );
 
 /** Where the section lives; `/create` under it opens the create drawer. */
@@ -31,6 +38,9 @@ export const TokensPanel = observer(function TokensPanel({ showTitle = true }: {
   const location = useLocation();
   const [messageApi, contextHolder] = message.useMessage();
   const [editing, setEditing] = useState<AccessToken | null>(null);
+  // The token being regenerated or re-created; kept while the dialog closes (its `open` is `renewOpen`).
+  const [renewing, setRenewing] = useState<{ token: AccessToken; mode: RenewMode } | null>(null);
+  const [renewOpen, setRenewOpen] = useState(false);
   // `/create` opens the drawer once the app has the page: a page the service rendered shows the list under it (the
   // drawer's code is not in the page; React would wait for it to hydrate), and the drawer slides in after hydration.
   const inBrowser = useInBrowser();
@@ -57,6 +67,21 @@ export const TokensPanel = observer(function TokensPanel({ showTitle = true }: {
       : false;
   const remove = async (t: AccessToken) => {
     report(await store.remove(t.token_id), 'access-tokens.result.deleted', FAILURE_MESSAGES.remove);
+  };
+  const renew = async ({ expiresAt, graceMinutes }: { expiresAt: string; graceMinutes: number }) => {
+    if (!renewing) return false;
+    const { token, mode } = renewing;
+    return mode === 'regenerate'
+      ? report(
+          await store.regenerate(token.token_id, { expires_at: expiresAt, grace_minutes: graceMinutes }),
+          'access-tokens.result.regenerated',
+          FAILURE_MESSAGES.regenerate,
+        )
+      : report(
+          await store.recreate(token.token_id, { expires_at: expiresAt }),
+          'access-tokens.result.recreated',
+          FAILURE_MESSAGES.recreate,
+        );
   };
   const openCreate = () => navigate(`${SECTION_PATH}/create`);
   const helpLink = edition.helpLinks.openApi ?? edition.helpLinks.accessToken;
@@ -113,7 +138,25 @@ export const TokensPanel = observer(function TokensPanel({ showTitle = true }: {
         </Flex>
       </Flex>
       <TokenCreatedAlert store={store} message={messageApi} />
-      <TokenTable store={store} onCreate={openCreate} onEdit={setEditing} onDelete={remove} />
+      <TokenRenewalNote store={store} />
+      <TokenTable
+        store={store}
+        onCreate={openCreate}
+        onEdit={setEditing}
+        onDelete={remove}
+        onRenew={(token, mode) => {
+          setRenewing({ token, mode });
+          setRenewOpen(true);
+        }}
+      />
+      <TokenRenewDialog
+        store={store}
+        open={renewOpen}
+        token={renewing?.token ?? null}
+        mode={renewing?.mode ?? 'regenerate'}
+        onClose={() => setRenewOpen(false)}
+        onSubmit={renew}
+      />
       <TokenFormDrawer store={store} open={creating} onClose={() => navigate(SECTION_PATH)} onSubmit={create} />
       <TokenFormDrawer
         store={store}
