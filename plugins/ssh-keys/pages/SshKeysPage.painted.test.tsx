@@ -30,7 +30,12 @@ const key = (id: string, extra: Partial<SshKey> = {}): SshKey => ({
   ...extra,
 });
 const keys = [
-  key('a', { name: 'work laptop', last_used_at: '2026-03-02T10:15:00.000Z', expires_at: '2099-01-01T00:00:00.000Z' }),
+  key('a', {
+    name: 'work laptop',
+    last_used_at: '2026-03-02T10:15:00.000Z',
+    last_use: { at: '2026-03-02T10:15:00.000Z', address: '203.0.113.5', client: 'git/2.39.5' },
+    expires_at: '2099-01-01T00:00:00.000Z',
+  }),
   key('b', { name: 'old desktop', expired: true, expires_at: '2026-02-01T00:00:00.000Z', scope: 'read_only' }),
 ];
 
@@ -78,7 +83,11 @@ describe('the SSH key section, painted by the service', () => {
       expect(container.querySelector('table') === null).toBe(width < 992);
       expect(view.getAllByTestId('ssh-key-name').map((n) => n.textContent)).toEqual(['work laptop', 'old desktop']);
       expect(view.getAllByText('2026-03-02 05:00')).toHaveLength(2);
-      expect(view.getByText('2026-03-02 15:45')).toBeTruthy();
+      // Last used: how long ago (the browser's clock) and from where; the exact time is the <time>'s.
+      const [used, never] = view.getAllByTestId('ssh-key-last-use');
+      expect(used.textContent).toMatch(/ ago · 203\.0\.113\.5$/);
+      expect(used.querySelector('time')?.getAttribute('dateTime')).toBe('2026-03-02T10:15:00.000Z');
+      expect(never.textContent).toBe('Never used');
     });
   }
 });

@@ -1,8 +1,7 @@
-import { observer } from 'mobx-react-lite';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { LastUse } from '../../../schemas/credential-uses';
 import { formatFullDateTime, formatRelativeTime } from '../i18n/format';
-import { useStores } from '../stores/root';
+import { normalizeLocale } from '../i18n/locale';
 import { RelativeTime } from './RelativeTime';
 import { useNow } from './useNow';
 
@@ -23,8 +22,9 @@ const browserClock = () => Date.now();
  * "3 minutes ago · 203.0.113.5" (the full local time on hover), the time alone for a use older than the recorded ones,
  * or "Never used": what the token and SSH key lists show of a credential's last use.
  */
-export const LastUsed = observer(function LastUsed({ lastUse, lastUsedAt, 'data-testid': testId }: LastUsedProps) {
-  const { locale } = useStores().session;
+export function LastUsed({ lastUse, lastUsedAt, 'data-testid': testId }: LastUsedProps) {
+  // The language the page's texts are in, so the "ago" reads as the words around it.
+  const locale = normalizeLocale(useIntl().locale);
   const now = useNow(browserClock, TICK_MS);
   const at = lastUse?.at ?? lastUsedAt;
   if (!at)
@@ -35,6 +35,8 @@ export const LastUsed = observer(function LastUsed({ lastUse, lastUsedAt, 'data-
     );
   const time = (
     <RelativeTime
+      // A value of a message: react-intl puts it in a list of children, which wants keys.
+      key="time"
       value={at}
       now={now}
       // A time a little ahead of the browser's clock (clocks differ) is just now.
@@ -47,4 +49,4 @@ export const LastUsed = observer(function LastUsed({ lastUse, lastUsedAt, 'data-
       {lastUse ? <FormattedMessage id="core.lastUse.at" values={{ time, address: lastUse.address }} /> : time}
     </span>
   );
-});
+}
