@@ -88,7 +88,10 @@ export const CredentialHealthItemSchema = Type.Object(
     expiresAt: Type.Union([Type.String(), Type.Null()]),
     lastUse: Type.Union([LastUseSchema, Type.Null()]),
     marks: Type.Array(HealthMarkSchema),
-    /** True when "revoke all stale" would revoke it (a mark other than `expiring`; never the session in use). */
+    /**
+     * True when "revoke all stale" would revoke it: expired, or unused for 30 days or more (counted from its creation
+     * when never used, so a new credential not used yet is not stale); never the session in use.
+     */
     stale: Type.Boolean(),
   },
   closed,

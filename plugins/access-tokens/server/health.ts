@@ -4,7 +4,8 @@ import { MAX_TOKENS_PER_USER } from '../limits';
 
 /**
  * The account's tokens for the security page's credential health (issue 42): each with its creation, expiry and last
- * use; revoking deletes them (as the list's delete does) and forgets their recorded uses.
+ * use (a regenerated token's old row while its grace lasts, its expiry the end of the grace); revoking deletes them (as
+ * the list's delete does) and forgets their recorded uses.
  */
 export const tokenHealth: CredentialHealthSource = {
   async list(ctx, userId) {
@@ -12,6 +13,8 @@ export const tokenHealth: CredentialHealthSource = {
       .selectFrom('personal_access_tokens')
       .select(['id', 'name', 'created_at', 'expires_at', 'last_used_at'])
       .where('user_id', '=', userId)
+      // As the token list: a regenerated token's old row only while its secret still works (its grace).
+      .where((eb) => eb.or([eb('replaced_by', 'is', null), eb('expires_at', '>', ctx.clock.now().getTime())]))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(MAX_TOKENS_PER_USER)
