@@ -38,6 +38,9 @@ export const HISTORY_KINDS = [
   // all stale" on the credential health.
   'credential.refused',
   'credentials.stale-revoked',
+  // A token regenerated (a new secret, the old one stopping) or an expired one re-created (issue 42).
+  'credential.regenerated',
+  'credential.recreated',
 ] as const;
 
 /** The filter's groups of kinds. */

@@ -7,6 +7,7 @@ import { isWellFormedToken } from '../../plugins/access-tokens/server/tokens';
 import { TOKEN_GRACE_MINUTES_MAX } from '../../plugins/access-tokens/limits';
 import { DEFAULT_REAUTH_WINDOW_MINUTES } from '../../server/config';
 import { REAUTH_REQUIRED } from '../../schemas/reauth';
+import { SECURITY_PATHS } from '../../plugins/security/limits';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -126,6 +127,12 @@ describe('regenerating and re-creating personal access tokens', () => {
       `works until ${new Date(now + 60 * MINUTE).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     );
     expect(inbox.text).not.toContain(fresh.token);
+    // The security page's history keeps it too, by name, never the secret.
+    const history = await alice.req('GET', `${SECURITY_PATHS.history}?group=credential&limit=100`);
+    expect(history.json.entries).toContainEqual(
+      expect.objectContaining({ kind: 'credential.regenerated', detail: { credential: 'token', name: 'deploy' } }),
+    );
+    expect(history.text).not.toContain(fresh.token);
   });
 
   it('stops the old secret at once without a grace, and never lets a grace outlive the old expiry', async () => {
@@ -295,5 +302,9 @@ describe('regenerating and re-creating personal access tokens', () => {
     const said = inbox.json.messages.find((m: { type: string }) => m.type === 'token.recreated');
     expect(said.title).toBe('已重新创建过期的个人访问令牌');
     expect(said.body).toContain('已不再提供的权限范围未保留：codeup:retired:read、organization:role:write。');
+    const history = await alice.req('GET', `${SECURITY_PATHS.history}?group=credential&limit=100`);
+    expect(history.json.entries).toContainEqual(
+      expect.objectContaining({ kind: 'credential.recreated', detail: { credential: 'token', name: 'nightly' } }),
+    );
   });
 });

@@ -106,6 +106,8 @@ describe('the page’s words', () => {
         },
       ],
       ['credentials.stale-revoked', {}],
+      ['credential.regenerated', { credential: 'token', name: 'ci' }],
+      ['credential.recreated', { credential: 'token', name: 'ci' }],
     ];
     const seen = new Map<string, string>();
     for (const locale of LOCALES)
@@ -117,6 +119,12 @@ describe('the page’s words', () => {
       }
     expect(seen.get('en_US sign-in.failed {"method":"ldap","reason":"directory-refused"}')).toBe(
       'Sign-in failed (LDAP): the directory refused the password',
+    );
+    expect(seen.get('en_US credential.regenerated {"credential":"token","name":"ci"}')).toBe(
+      'Personal access token “ci” regenerated',
+    );
+    expect(seen.get('zh_CN credential.recreated {"credential":"token","name":"ci"}')).toBe(
+      '重新创建了已过期的个人访问令牌“ci”',
     );
     expect(seen.get('zh_CN credential.created {"credential":"ssh-key","name":"laptop"}')).toBe(
       '添加了 SSH 公钥“laptop”',

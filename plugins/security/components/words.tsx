@@ -221,6 +221,10 @@ export function historySentence(entry: HistoryEntry, t: Translate): Sentence {
         values,
       };
     }
+    case 'credential.regenerated':
+      return { id: 'security.history.kind.tokenRegenerated', values: { name } };
+    case 'credential.recreated':
+      return { id: 'security.history.kind.tokenRecreated', values: { name } };
     case 'credentials.stale-revoked':
       return {
         id: 'security.history.kind.staleRevoked',

@@ -70,6 +70,8 @@ export const HISTORY_GROUP_OF: Record<HistoryKind, HistoryGroup> = {
   // Issue 42: a refused use and "revoke all stale" are the credentials' own story.
   'credential.refused': 'credential',
   'credentials.stale-revoked': 'credential',
+  'credential.regenerated': 'credential',
+  'credential.recreated': 'credential',
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -147,6 +149,10 @@ export function historyEntryOf(event: AccountEvent): { kind: HistoryKind; detail
     }
     case 'credentials.stale-revoked':
       return { kind: event.type, detail: { revoked: event.counts } };
+    case 'token.regenerated':
+      return { kind: 'credential.regenerated', detail: { credential: 'token', name: event.name } };
+    case 'token.recreated':
+      return { kind: 'credential.recreated', detail: { credential: 'token', name: event.name } };
     default:
       return null;
   }

@@ -71,6 +71,8 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       'recovery-code.used': 'Recovery code used',
       'credential.refused': 'Credential use refused',
       'credentials.stale-revoked': 'Stale credentials revoked',
+      'credential.regenerated': 'Credential regenerated',
+      'credential.recreated': 'Expired credential re-created',
     },
     reasons: {
       'wrong-password': 'wrong password',
@@ -163,6 +165,8 @@ export const HISTORY_TEXTS: Record<ServerLocale, HistoryTexts> = {
       'recovery-code.used': '已使用恢复码',
       'credential.refused': '凭证使用被拒绝',
       'credentials.stale-revoked': '已吊销闲置凭证',
+      'credential.regenerated': '凭证已重新生成',
+      'credential.recreated': '已重新创建过期凭证',
     },
     reasons: {
       'wrong-password': '密码错误',
