@@ -90,24 +90,35 @@ export class DownloadChecker {
     // No credentials: what a client sends before it is asked (curl without -u, a browser); nothing to count.
     if (!pair) return { ok: false, status: 401, code: 'PackagesCredentialsInvalid' };
     const now = ctx.clock.now().getTime();
-    const row = await ctx.db
-      .selectFrom('packages_credentials as p')
-      .innerJoin('users as u', 'u.id', 'p.user_id')
-      .select([
-        'p.user_id',
-        'p.username',
-        'p.password_hash',
-        'p.previous_password_hash',
-        'p.effective_at',
-        'u.held_at',
-        'u.must_change_password',
-      ])
-      .where('p.username', '=', pair.username)
-      .executeTakeFirst();
+    // The account and both failure counts in one go (three indexed reads, in parallel on PostgreSQL's pool).
+    const keys = this.keys(pair.username, a.address);
+    const [row, fromAddress, forName] = await Promise.all([
+      ctx.db
+        .selectFrom('packages_credentials as p')
+        .innerJoin('users as u', 'u.id', 'p.user_id')
+        .select([
+          'p.user_id',
+          'p.username',
+          'p.password_hash',
+          'p.previous_password_hash',
+          'p.effective_at',
+          'u.held_at',
+          'u.must_change_password',
+        ])
+        .where('p.username', '=', pair.username)
+        .executeTakeFirst(),
+      ctx.rateLimits.peek(keys.address),
+      ctx.rateLimits.peek(keys.username),
+    ]);
     // Limits come before any judging, the remembered proofs included (else a limited guesser would still learn
-    // when a guess is the remembered password).
-    const limited = await this.limited(pair.username, a.address, row?.user_id);
-    if (limited) return { ok: false, status: 403, code: 'PackagesTooManyFailures', retryAfterMs: limited };
+    // when a guess is the remembered password). The username's count does not stop an address the password worked
+    // from before (a guesser elsewhere must not stop the owner's CI); the address's own count still does.
+    const limited =
+      fromAddress >= DOWNLOAD_FAILURES_PER_ADDRESS ||
+      (forName >= DOWNLOAD_FAILURES_PER_USERNAME && !(row && (await this.knownAddress(row.user_id, a.address))));
+    // peek does not tell when the window ends; a whole window is an upper bound clients may retry after.
+    if (limited)
+      return { ok: false, status: 403, code: 'PackagesTooManyFailures', retryAfterMs: DOWNLOAD_FAILURE_WINDOW_MS };
     const { inForce, pending } = row ? passwordsAt(row, now) : { inForce: null, pending: null };
     const proof = inForce ? this.mac(inForce, pair.password) : null;
     let right = proof !== null && (this.proved.get(proof) ?? 0) > now;
@@ -185,25 +196,6 @@ export class DownloadChecker {
       address: `packages-download:ip:${addressSubject(this.ctx, address)}`,
       username: `packages-download:user:${username.toLowerCase()}`,
     };
-  }
-
-  /**
-   * Ms until checks are judged again when the address or the username is over its failures, else 0. The username's
-   * count does not stop an address that downloaded with this password before (a guesser elsewhere must not stop
-   * the owner's CI); the address's own count still does.
-   */
-  private async limited(username: string, address: string, userId: string | undefined): Promise<number> {
-    const ctx = this.ctx;
-    const keys = this.keys(username, address);
-    const [fromAddress, forName] = await Promise.all([
-      ctx.rateLimits.peek(keys.address),
-      ctx.rateLimits.peek(keys.username),
-    ]);
-    const over =
-      fromAddress >= DOWNLOAD_FAILURES_PER_ADDRESS ||
-      (forName >= DOWNLOAD_FAILURES_PER_USERNAME && !(userId && (await this.knownAddress(userId, address))));
-    // The window's end is not kept by peek; a whole window is an upper bound that clients may retry after.
-    return over ? DOWNLOAD_FAILURE_WINDOW_MS : 0;
   }
 
   private async knownAddress(userId: string, address: string): Promise<boolean> {
