@@ -42,7 +42,21 @@ export async function healthEntries(
   });
 }
 
-/** The ids a health `revoke` is asked for, de-duplicated and capped (they come from the account's own list). */
-export function askedIds(ids: readonly string[], max: number): string[] {
-  return [...new Set(ids)].slice(0, max);
+/**
+ * A health `revoke` that deletes rows: the asked ids de-duplicated and capped at `max` (they come from the account's
+ * own list), `remove` deletes those of them the account owns and answers their ids, and their recorded uses are
+ * forgotten. Answers how many went.
+ */
+export async function revokeByDeleting(
+  ctx: AppContext,
+  kind: CredentialKind,
+  ids: readonly string[],
+  max: number,
+  remove: (asked: string[]) => Promise<{ id: string }[]>,
+): Promise<number> {
+  const asked = [...new Set(ids)].slice(0, max);
+  if (!asked.length) return 0;
+  const gone = (await remove(asked)).map((r) => r.id);
+  await ctx.credentialUses.forget(kind, gone);
+  return gone.length;
 }

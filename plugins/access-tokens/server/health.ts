@@ -1,5 +1,5 @@
 import type { CredentialHealthSource } from '../../../server/plugin';
-import { askedIds, healthEntries } from '../../../server/auth/credential-health';
+import { healthEntries, revokeByDeleting } from '../../../server/auth/credential-health';
 import { MAX_TOKENS_PER_USER } from '../limits';
 
 /**
@@ -22,20 +22,14 @@ export const tokenHealth: CredentialHealthSource = {
     return healthEntries(ctx, 'token', rows);
   },
 
-  async revoke(ctx, userId, ids) {
-    const asked = askedIds(ids, MAX_TOKENS_PER_USER);
-    if (!asked.length) return 0;
+  revoke: (ctx, userId, ids) =>
     // The owner check is the user id: another account's id deletes nothing.
-    const gone = await ctx.db
-      .deleteFrom('personal_access_tokens')
-      .where('user_id', '=', userId)
-      .where('id', 'in', asked)
-      .returning('id')
-      .execute();
-    await ctx.credentialUses.forget(
-      'token',
-      gone.map((r) => r.id),
-    );
-    return gone.length;
-  },
+    revokeByDeleting(ctx, 'token', ids, MAX_TOKENS_PER_USER, (asked) =>
+      ctx.db
+        .deleteFrom('personal_access_tokens')
+        .where('user_id', '=', userId)
+        .where('id', 'in', asked)
+        .returning('id')
+        .execute(),
+    ),
 };

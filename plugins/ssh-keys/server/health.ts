@@ -1,5 +1,5 @@
 import type { CredentialHealthSource } from '../../../server/plugin';
-import { askedIds, healthEntries } from '../../../server/auth/credential-health';
+import { healthEntries, revokeByDeleting } from '../../../server/auth/credential-health';
 
 /** The most keys one account's health list shows (no account keeps this many; the list stays bounded). */
 const HEALTH_KEYS_MAX = 500;
@@ -21,20 +21,9 @@ export const sshKeyHealth: CredentialHealthSource = {
     return healthEntries(ctx, 'ssh-key', rows);
   },
 
-  async revoke(ctx, userId, ids) {
-    const asked = askedIds(ids, HEALTH_KEYS_MAX);
-    if (!asked.length) return 0;
+  revoke: (ctx, userId, ids) =>
     // The owner check is the user id: another account's key id deletes nothing.
-    const gone = await ctx.db
-      .deleteFrom('ssh_keys')
-      .where('user_id', '=', userId)
-      .where('id', 'in', asked)
-      .returning('id')
-      .execute();
-    await ctx.credentialUses.forget(
-      'ssh-key',
-      gone.map((r) => r.id),
-    );
-    return gone.length;
-  },
+    revokeByDeleting(ctx, 'ssh-key', ids, HEALTH_KEYS_MAX, (asked) =>
+      ctx.db.deleteFrom('ssh_keys').where('user_id', '=', userId).where('id', 'in', asked).returning('id').execute(),
+    ),
 };
