@@ -157,7 +157,7 @@ describe('artifact downloads through nginx, judged by the service', () => {
     expect((await uses()).length).toBe(before + 1);
     expect(verify.mock.calls.length).toBeLessThanOrEqual(1);
     verify.mockRestore();
-  });
+  }, 90_000); // a thousand requests on PostgreSQL in a busy suite
 
   it('limits wrong passwords per address, and per username except from an address the password worked from', async () => {
     s.clock.advance(DOWNLOAD_FAILURE_WINDOW_MS); // the earlier tests' wrong passwords no longer count
