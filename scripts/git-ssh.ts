@@ -30,7 +30,10 @@ async function main(): Promise<void> {
   const repositories = path.resolve(process.env.GIT_REPOSITORIES?.trim() || 'data/repositories');
   const org = process.env.GIT_SSH_DEMO_ORG?.trim() || 'Demo Organization';
   const demo = createDemoRepository(repositories, org);
-  const sshd = await startGitSshd({ service, secret, repositories, port });
+  const sshd = await startGitSshd({ service, secret, repositories, port }).catch((e: Error) => {
+    console.error(`git-ssh: ${e.message}`);
+    process.exit(1);
+  });
   const stop = () => {
     void sshd.stop().then(() => process.exit(0));
   };

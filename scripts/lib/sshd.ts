@@ -85,13 +85,13 @@ function makeWorkDir(): string {
   return dir;
 }
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1 (`port` itself when given and free; rejects when it is taken). */
+export function freePort(port = 0): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
     srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
+    srv.listen(port, '127.0.0.1', () => {
       const { port } = srv.address() as net.AddressInfo;
       srv.close(() => resolve(port));
     });
@@ -152,16 +152,11 @@ LogLevel VERBOSE
 }
 
 /**
- * Starts sshd on 127.0.0.1 (`sshd -D -f FILE -p PORT`) with a fresh host key, the gate programs copied under a
- * root-owned work directory (mode 0755: sshd refuses an AuthorizedKeysCommand others may write) and their
- * configuration file (mode 0600, the secret's only place).
+ * Fills the work directory: the gate programs (mode 0755: sshd refuses an AuthorizedKeysCommand others may write),
+ * their wrappers naming node and the configuration file (mode 0600, the secret's only place), a fresh host key and
+ * sshd_config; answers the latter's path.
  */
-export async function startGitSshd(o: GitSshdOptions): Promise<GitSshd> {
-  checkGitSshd();
-  if (!fs.existsSync(PRIVSEP_DIR)) fs.mkdirSync(PRIVSEP_DIR, { mode: 0o755, recursive: true });
-  const dir = makeWorkDir();
-  const user = os.userInfo().username;
-  const port = o.port ?? (await freePort());
+function prepareWorkDir(dir: string, user: string, o: GitSshdOptions): string {
   const bin = path.join(dir, 'bin');
   fs.mkdirSync(bin, { mode: 0o755 });
   for (const f of fs.readdirSync(GATE_SOURCES).filter((f) => f.endsWith('.mjs'))) {
@@ -211,6 +206,32 @@ export async function startGitSshd(o: GitSshdOptions): Promise<GitSshd> {
   ]);
   const conf = path.join(dir, 'sshd_config');
   fs.writeFileSync(conf, sshdConfig(dir, user));
+  return conf;
+}
+
+/**
+ * Starts sshd on 127.0.0.1 (`sshd -D -f FILE -p PORT`) with a fresh host key, the gate programs copied under a
+ * root-owned work directory (mode 0755: sshd refuses an AuthorizedKeysCommand others may write) and their
+ * configuration file (mode 0600, the secret's only place).
+ */
+export async function startGitSshd(o: GitSshdOptions): Promise<GitSshd> {
+  checkGitSshd();
+  if (!fs.existsSync(PRIVSEP_DIR)) fs.mkdirSync(PRIVSEP_DIR, { mode: 0o755, recursive: true });
+  // A port already taken would pass the "is it listening" check with someone else's server.
+  const port = await freePort(o.port).catch(() => {
+    throw new Error(`127.0.0.1:${o.port} is in use: choose another port`);
+  });
+  const dir = makeWorkDir();
+  const user = os.userInfo().username;
+  let conf: string;
+  try {
+    conf = prepareWorkDir(dir, user, o);
+    // Check the configuration first: a mistake is then sshd's own message, not a port that never opens.
+    execFileSync(SSHD, ['-t', '-f', conf, '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (e) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   const logFile = path.join(dir, 'sshd.log');
   const log = () => {
     try {
@@ -219,8 +240,6 @@ export async function startGitSshd(o: GitSshdOptions): Promise<GitSshd> {
       return '';
     }
   };
-  // Check the configuration first: a mistake is then sshd's own message, not a port that never opens.
-  execFileSync(SSHD, ['-t', '-f', conf, '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
   const child = spawn(SSHD, ['-D', '-f', conf, '-p', String(port), '-E', logFile], { stdio: 'ignore' });
   let stopped = false;
   const stop = async () => {

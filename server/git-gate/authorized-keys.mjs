@@ -13,8 +13,8 @@ if (!type || !key) {
 const query = new URLSearchParams({ type, key });
 if (config.gate) query.set('gate', config.gate);
 const res = await askService(config, `/internal/v1/ssh/authorized-keys?${query}`);
-if (!res?.ok) {
+if (res?.status !== 200) {
   process.stderr.write(`git gate: the account service answered ${res ? res.status : 'nothing'}\n`);
   process.exit(1);
 }
-process.stdout.write(await res.text());
+process.stdout.write(res.body);

@@ -71,8 +71,13 @@ async function main() {
     language: lang ? lang.replace('_', '-') : undefined,
   });
   if (!res) refuse(texts.unreachable);
-  const answer = await res.json().catch(() => null);
-  if (!res.ok) refuse(typeof answer?.message === 'string' ? answer.message : texts.unreachable);
+  let answer = null;
+  try {
+    answer = JSON.parse(res.body);
+  } catch {
+    answer = null;
+  }
+  if (res.status !== 200) refuse(typeof answer?.message === 'string' ? answer.message : texts.unreachable);
   texts = TEXTS[answer.locale] ?? texts;
 
   // The service's spelling of the path (the organisation's own case); checked again before it touches the disk.
