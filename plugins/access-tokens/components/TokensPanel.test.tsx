@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithCore } from '../../../tests/kit/web';
 import { AccessTokensStore } from '../store';
+import { ok } from '../../../tests/kit/fake-backend';
 import { testToken, tokenBackend } from '../test-backend';
 import { LegacyTokensModal } from './LegacyTokensModal';
 import { TokensPanel } from './TokensPanel';
@@ -97,6 +98,49 @@ describe('personal access token page', () => {
     expect(screen.getAllByRole('button', { name: 'Edit' })).toHaveLength(1);
     expect(screen.getAllByRole('button', { name: 'Re-create' })).toHaveLength(1);
     expect(screen.getAllByRole('button', { name: 'Regenerate' })).toHaveLength(1);
+  }, 30_000);
+
+  it('shows each token’s last use with its address, and opens its usage timeline', async () => {
+    const at = new Date(Date.now() - 3 * 60_000).toISOString();
+    const svc = tokenBackend({
+      tokens: [
+        testToken('used', { name: 'ci', last_used_at: at, last_use: { at, address: '203.0.113.5', client: 'curl/8' } }),
+        testToken('idle', { name: 'idle' }),
+      ],
+    });
+    svc.on('GET /users/ajax/v1/my/credential-uses', () =>
+      ok({
+        uses: [
+          {
+            id: 'u1',
+            at,
+            address: '203.0.113.5',
+            client: 'curl/8',
+            action: 'GET /oapi/v1/platform/user',
+            outcome: 'ok',
+            reason: null,
+          },
+        ],
+        next: null,
+      }),
+    );
+    // The drawer calls through the core's client: the app has one, here the token backend's.
+    await renderWithCore(<TokensPanel />, {
+      stores: { accessTokens: new AccessTokensStore(svc.client) },
+      backend: svc,
+      route: '/users/settings/personalAccessToken',
+      path: '/users/settings/personalAccessToken/*',
+    });
+    await screen.findByText('idle');
+    expect(screen.getAllByTestId('token-last-use').map((n) => n.textContent)).toEqual([
+      '3 minutes ago · 203.0.113.5',
+      'Never used',
+    ]);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Usage of ci' })));
+    const drawer = await screen.findByTestId('credential-uses', {}, { timeout: 10000 });
+    expect(drawer.textContent).toContain('Uses of ci');
+    await waitFor(() => expect(screen.getAllByTestId('credential-use')).toHaveLength(1));
+    expect(svc.callsTo('GET /users/ajax/v1/my/credential-uses')[0].query).toEqual({ kind: 'token', id: 'used' });
   }, 30_000);
 
   it('regenerates a live token: grace chosen, the old secret’s end said, the new one in the one-time display', async () => {
