@@ -104,6 +104,8 @@ export function artifactLocations(o: Pick<ArtifactsOptions, 'root' | 'service' |
       proxy_set_header X-Original-Method $request_method;
       proxy_set_header X-Real-IP $remote_addr;
       proxy_set_header X-Internal-Secret "${o.secret}";
+      # The service never reads a cookie here; the artifact host's cookies are not its business.
+      proxy_set_header Cookie "";
     }`;
 }
 

@@ -95,8 +95,10 @@ describe('artifact downloads through nginx, judged by the service', () => {
   it('downloads with curl -u and the artifact password; refuses none, a wrong one and an unknown name', async () => {
     password = await reset();
     s.clock.advance(PACKAGES_PASSWORD_DELAY_MS);
-    const { stdout } = await promisify(execFile)('curl', ['-sf', '-u', `alice:${password}`, base + FILE]);
-    expect(stdout).toBe(CONTENT);
+    const curl = async (...args: string[]) => (await promisify(execFile)('curl', ['-sf', ...args])).stdout;
+    expect(await curl('-u', `alice:${password}`, base + FILE)).toBe(CONTENT);
+    // As Maven asks: first without credentials, then with them once the answer's challenge names Basic.
+    expect(await curl('--anyauth', '-u', `alice:${password}`, base + FILE)).toBe(CONTENT);
 
     const none = await download();
     expect(none.status).toBe(401);
