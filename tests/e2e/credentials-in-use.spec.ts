@@ -1,12 +1,12 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import {
   ageProofs,
-  E2E_USERS,
   expect,
   expectNoAxeViolations,
   seedTokens,
   signIn,
   test,
+  type E2EAccount,
   type E2ETokenSeed,
 } from './fixtures';
 
@@ -14,7 +14,8 @@ import {
 // (English, the edition's hosts): a new token's curl snippet is copied and pasted, its calls on the open API show in
 // the list's last use and in its usage timeline; the security page's credential health marks seeded tokens and
 // revokes the stale ones behind re-authentication; a live token is regenerated and an expired one re-created. Each
-// test has its own account, whose tokens the e2e service replaces at the start (seedTokens), so a repeat starts over.
+// test (and each repeat of it) has its own account, which the e2e service makes and whose tokens it replaces at the
+// start (seedTokens), so a test starts from the same state every time.
 // Ages (30 and 90 days, expiry) are seeded days back on the service's clock: nothing waits.
 
 const TOKENS = '/users/settings/personalAccessToken';
@@ -30,6 +31,15 @@ const GLOBAL_OPEN_API = 'https://openapi-rdc.alibabacloud.com';
 
 /** The editions whose pages speak Chinese (the others here speak English). */
 const zhProjects = new Set(['vpc']);
+
+/**
+ * The test's own account, one per repeat (`--repeat-each` runs the copies at once, in two workers): the e2e service
+ * makes it on the first seedTokens.
+ */
+function ownAccount(name: string, info: TestInfo): E2EAccount {
+  const repeat = info.repeatEachIndex ? `-r${info.repeatEachIndex}` : '';
+  return { username: `${name}${repeat}`, name: `${name} user`, password: 'CredUse@pass1' };
+}
 
 /** An open-API call with `token` from a client outside the browser. */
 const callOpenApi = (request: APIRequestContext, token: string, path: string, agent: string) =>
@@ -48,9 +58,9 @@ test('a new token: its curl snippet is copied and pasted, its last use and usage
   request,
   baseURL,
 }, info) => {
-  const user = E2E_USERS.credUses;
+  const user = ownAccount('cred-uses', info);
   const zh = zhProjects.has(info.project.name);
-  await seedTokens(baseURL!, user.username, []);
+  await seedTokens(baseURL!, user, []);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL! });
   await signIn(page, user, TOKENS);
 
@@ -118,7 +128,7 @@ test('credential health: seeded tokens carry their marks, the history names a re
   request,
   baseURL,
 }, info) => {
-  const user = E2E_USERS.credHealth;
+  const user = ownAccount('cred-health', info);
   const zh = zhProjects.has(info.project.name);
   const scopes = ['base:user:read'];
   const seeds: E2ETokenSeed[] = [
@@ -128,7 +138,7 @@ test('credential health: seeded tokens carry their marks, the history names a re
     { name: 'release', scopes, createdDaysAgo: 10, expiresInDays: 3 },
     { name: 'daily', scopes, createdDaysAgo: 5, expiresInDays: 60 },
   ];
-  const seeded = Object.fromEntries((await seedTokens(baseURL!, user.username, seeds)).map((t) => [t.name, t.token]));
+  const seeded = Object.fromEntries((await seedTokens(baseURL!, user, seeds)).map((t) => [t.name, t.token]));
   // "daily" is used now; the expired "legacy deploy" is refused (its refusal goes to the security history).
   expect((await callOpenApi(request, seeded.daily, ME, CI_AGENT)).status()).toBe(200);
   expect((await callOpenApi(request, seeded['legacy deploy'], ME, CI_AGENT)).status()).toBe(401);

@@ -280,12 +280,6 @@ export const E2E_USERS = {
   twoFactorRecovery: { username: 'tf-recovery', name: 'Recovery Code User', password: 'RecCode@pass1' },
   /** Walks the second step and the two-factor section by keyboard alone at 375 px (two-factor.spec.ts). */
   twoFactorKeys: { username: 'tf-keys', name: 'Two-Factor Keys User', password: 'TfKeys@pass1' },
-  /** Calls the open API with a new token, reads its usage timeline and copies a snippet (credentials-in-use.spec.ts). */
-  credUses: { username: 'cred-uses', name: 'Credential Uses User', password: 'CredUses@pass1' },
-  /** Reads the marks of its seeded tokens on the security page and revokes the stale ones (credentials-in-use.spec.ts). */
-  credHealth: { username: 'cred-health', name: 'Credential Health User', password: 'CredHealth@pass1' },
-  /** Regenerates a live token and re-creates an expired one (credentials-in-use.spec.ts). */
-  credRenew: { username: 'cred-renew', name: 'Credential Renewal User', password: 'CredRenew@pass1' },
 } as const;
 
 /**
@@ -441,16 +435,28 @@ export interface E2ESeededToken {
   token: string;
 }
 
+/** An account to sign in with: its username, display name and password. */
+export interface E2EAccount {
+  username: string;
+  name: string;
+  password: string;
+}
+
 /**
- * Gives an account exactly `tokens` on the e2e service (its earlier ones and their uses go), dated days back on the
- * service's clock: the harness's side door, like `ageProofs`, since "unused for 90 days" cannot wait 90 days.
+ * Gives `account` exactly `tokens` on the e2e service (its earlier ones and their uses go), dated days back on the
+ * service's clock, and makes the account first when it does not exist: the harness's side door, like `ageProofs`,
+ * since "unused for 90 days" cannot wait 90 days.
  */
-export async function seedTokens(baseURL: string, username: string, tokens: E2ETokenSeed[]): Promise<E2ESeededToken[]> {
+export async function seedTokens(
+  baseURL: string,
+  account: E2EAccount,
+  tokens: E2ETokenSeed[],
+): Promise<E2ESeededToken[]> {
   const port = fs.readFileSync(mailApiPortFile(Number(new URL(baseURL).port)), 'utf8').trim();
   const res = await fetch(`http://127.0.0.1:${port}/tokens`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, tokens }),
+    body: JSON.stringify({ account, tokens }),
   });
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as E2ESeededToken[];

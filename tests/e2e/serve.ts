@@ -24,6 +24,7 @@ import {
   E2E_POLICY_ORGS,
   E2E_USERS,
   mailApiPortFile,
+  type E2EAccount,
   type E2EMail,
   type E2ESeededToken,
   type E2ETokenSeed,
@@ -116,20 +117,26 @@ if ((E2E_SIGN_IN.editions as readonly string[]).includes(edition)) {
   });
   await bindIdentity(app.ctx, { username: bound.username, provider: 'feishu', openId: bound.openId });
 }
-/** Replaces an account's tokens (and their recorded uses) with `tokens`, dated on the service's clock. */
+/**
+ * Replaces an account's tokens (and their recorded uses) with `tokens`, dated on the service's clock; makes the account
+ * (in the e2e organisation) when it does not exist yet, so each repeat of a test can have its own.
+ */
 async function seedTokens({
-  username,
+  account,
   tokens,
 }: {
-  username: string;
+  account: E2EAccount;
   tokens: E2ETokenSeed[];
 }): Promise<E2ESeededToken[]> {
   const { db, clock, credentialUses } = app.ctx;
-  const user = await db
-    .selectFrom('users')
-    .select('id')
-    .where('username_lower', '=', username.toLowerCase())
-    .executeTakeFirstOrThrow();
+  const find = () =>
+    db.selectFrom('users').select('id').where('username_lower', '=', account.username.toLowerCase()).executeTakeFirst();
+  let user = await find();
+  if (!user) {
+    const { username, ...rest } = account;
+    await seedAccounts(app.ctx, { users: { [username]: { org: E2E_ORG.name, ...rest } } });
+    user = (await find())!;
+  }
   const gone = await db.deleteFrom('personal_access_tokens').where('user_id', '=', user.id).returning('id').execute();
   await credentialUses.forget(
     'token',
@@ -205,7 +212,7 @@ const mailApi = http.createServer((req, res) => {
     req.on(
       'end',
       () =>
-        void seedTokens(JSON.parse(body) as { username: string; tokens: E2ETokenSeed[] }).then(
+        void seedTokens(JSON.parse(body) as { account: E2EAccount; tokens: E2ETokenSeed[] }).then(
           (seeded) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(seeded)),
           (err: Error) => res.writeHead(500).end(err.message),
         ),
