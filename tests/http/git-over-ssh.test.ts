@@ -196,6 +196,29 @@ describe('git over SSH', () => {
     expect(await known.text()).toBe(
       `command="/opt/gate ${keys.reader.id}",restrict,no-port-forwarding,no-agent-forwarding,no-X11-forwarding,no-pty,no-user-rc ${pub[0]} ${pub[1]}\n`,
     );
+    // What the gate asks, asked directly: a held account and one that must change its password are refused too.
+    const access = (address = '127.0.0.1') =>
+      fetch(`${s.url}/internal/v1/ssh/git-access`, {
+        method: 'POST',
+        headers: { 'x-internal-secret': SECRET, 'content-type': 'application/json', 'accept-language': 'en' },
+        body: JSON.stringify({
+          key_id: keys.writer.id,
+          command: 'git-upload-pack',
+          repository: 'Acme/demo.git',
+          address,
+        }),
+      }).then(async (r) => ({ status: r.status, json: await r.json() }));
+    expect(await access()).toMatchObject({ status: 200, json: { repository: 'Acme/demo.git', username: 'alice' } });
+    expect((await access('not an address')).status).toBe(400);
+    const users = () => s.ctx.db.updateTable('users').where('id', '=', s.users.alice.id);
+    await users().set({ held_at: s.clock.now().getTime() }).execute();
+    expect((await access()).json).toMatchObject({ status: 403, code: 'AccountHeld' });
+    await users().set({ held_at: null, must_change_password: 1 }).execute();
+    expect((await access()).json).toMatchObject({ status: 403, code: 'PasswordChangeRequired' });
+    await users().set({ must_change_password: 0 }).execute();
+    // The secret is never written to the log.
+    expect(s.logs.join('\n')).not.toContain(SECRET);
+
     const doc = (await new Client(s.url).req('GET', '/api/docs/json')).json as { paths: Record<string, unknown> };
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/internal'))).toEqual([]);
 
