@@ -1,10 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../server/app';
-import { loadConfig } from '../server/config';
 import { createOrg, createUser } from '../server/services/accounts';
-import { dropPgSchema } from '../server/db/index';
+import { benchService } from './lib/bench-service';
 import type { AppContext } from '../server/context';
 // The bench reads the plan of the service's own page query (captured on its way to the database, not rewritten here).
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports
@@ -73,19 +68,9 @@ const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math
  * machine; p50 and p99 per call are printed with their ratio (target ≤ 1.3×), and the plan of the page's query.
  */
 export async function historyBench(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'account-bench-history-'));
-  const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '' });
-  const pgSchema = databaseUrl ? `bench_history_${process.pid}` : undefined;
-  const app = await buildApp({
-    ...config,
-    pgSchema,
-    hashParams: { memoryCost: 64, timeCost: 1, parallelism: 1 },
-    logger: false,
-    scheduler: false,
-  });
+  const svc = await benchService('history');
   try {
-    const ctx = app.ctx;
+    const ctx = svc.ctx;
     const now = ctx.clock.now().getTime();
     const password = 'Bench#12345';
     await createOrg(ctx, 'History Bench');
@@ -102,8 +87,7 @@ export async function historyBench(): Promise<void> {
     }
     // What autovacuum would have done by then (PostgreSQL plans a freshly filled table as an empty one without it).
     if (ctx.dialect === 'postgres') await sql`vacuum analyze account_history`.execute(ctx.db);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    const base = await svc.listen();
     const cookies: string[] = [];
     for (const n of HISTORY_SIZES) {
       const res = await fetch(`${base}/users/ajax/login`, {
@@ -142,8 +126,6 @@ export async function historyBench(): Promise<void> {
         `${HISTORY_SIZES[1].toLocaleString('en')} = ${ratio.toFixed(2)}× (target ≤ 1.3×): ${ratio <= 1.3 ? 'ok' : 'MISSED'}`,
     );
   } finally {
-    await app.close();
-    if (pgSchema && databaseUrl) await dropPgSchema(databaseUrl, pgSchema);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await svc.close();
   }
 }

@@ -2,34 +2,16 @@
 // 100 sessions in the table and with 100× that, the caller's own the same. Its own file so the sections other work
 // adds to scripts/bench.ts do not meet it; bench.ts hands it the load generator.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../server/app';
-import { loadConfig } from '../server/config';
-import { dropPgSchema } from '../server/db/index';
 import { createUser, newUserRow } from '../server/services/accounts';
 import type { AppContext } from '../server/context';
 import { SECURITY_PATHS } from '../plugins/security/contract';
 import { listSessions } from '../plugins/security/server/sessions-service';
+import { benchService, type BenchRun, type Cannon } from './lib/bench-service';
+
+export type { Cannon } from './lib/bench-service';
 
 /** Summary of one load run, as bench.ts's `cannon` answers it. */
-export interface SessionsBenchRun {
-  label: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-}
-
-/** What bench.ts lends this section: its load generator (autocannon in its own process). */
-export type Cannon = (
-  label: string,
-  url: string,
-  opts?: { connections?: number; method?: string; headers?: Record<string, string>; body?: string },
-) => Promise<SessionsBenchRun>;
+export type SessionsBenchRun = BenchRun;
 
 /** Sessions in the table at each measurement: 1× and 100×; the list's p99 at the second within 1.3× of the first. */
 const SESSION_TOTALS = [100, 10_000] as const;
@@ -69,24 +51,10 @@ async function signIn(base: string, username: string, password: string, userAgen
 
 /** A service on its own database with `total` live sessions, the caller's SESSIONS_OWN (real sign-ins) among them. */
 async function sessionsInstance(total: number): Promise<SessionsInstance> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'account-bench-sessions-'));
-  const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '' });
-  const pgSchema = databaseUrl ? `bench_sessions_${process.pid}_${total}` : undefined;
-  const app: FastifyInstance = await buildApp({
-    ...config,
-    pgSchema,
-    hashParams: { memoryCost: 64, timeCost: 1, parallelism: 1 },
-    logger: false,
-    scheduler: false,
-  });
-  const close = async () => {
-    await app.close();
-    if (pgSchema && databaseUrl) await dropPgSchema(databaseUrl, pgSchema);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
+  const svc = await benchService(`sessions-${total}`);
+  const close = () => svc.close();
   try {
-    const ctx = app.ctx;
+    const ctx = svc.ctx;
     const now = Date.now();
     const password = 'Bench#12345';
     const caller = await createUser(ctx, { username: 'sessions-bench', password });
@@ -110,8 +78,7 @@ async function sessionsInstance(total: number): Promise<SessionsInstance> {
       }));
       await ctx.db.insertInto('sessions').values(rows).execute();
     }
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    const base = await svc.listen();
     let last: { cookie: string; csrf: string } | undefined;
     for (let k = 0; k < SESSIONS_OWN; k++)
       last = await signIn(base, 'sessions-bench', password, USER_AGENTS[k % USER_AGENTS.length]);

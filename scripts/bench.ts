@@ -1,11 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import Fastify from 'fastify';
-import { buildApp } from '../server/app';
-import { loadConfig } from '../server/config';
 import { DEFAULT_HASH_PARAMS } from '../server/auth/passwords';
 import { createOrg, createUser, newUserRow, installApp } from '../server/services/accounts';
 import { createOrganizationsBulk } from '../server/services/organizations';
@@ -15,62 +8,23 @@ import type { OrganizationsListAnswer } from '../plugins/switch-org/contract';
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports
 import { CompiledQuery, createQueryId, sql, type RootOperationNode } from 'kysely';
 import type { AppContext } from '../server/context';
-import { dropPgSchema } from '../server/db/index';
 import { countMessages, listMessages } from '../plugins/notifications/server/service';
 import type { InboxPage } from '../plugins/notifications/contract';
 import { sessionsBench } from './bench-sessions';
 import { historyBench } from './bench-history';
+import { tokensBench } from './bench-tokens';
+import {
+  benchService,
+  cannon,
+  BENCH_CONNECTIONS,
+  BENCH_DURATION,
+  type BenchRun,
+  type BenchService,
+} from './lib/bench-service';
 
-/** Summary of one autocannon run. */
-interface Run {
-  label: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-}
-
-const DURATION = Number(process.env.BENCH_DURATION ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const require = createRequire(import.meta.url);
-const autocannonBin = path.join(path.dirname(require.resolve('autocannon/package.json')), 'autocannon.js');
-
-// autocannon runs in its own process so the load generator does not steal the server's event loop.
-function cannon(
-  label: string,
-  url: string,
-  opts: { connections?: number; method?: string; headers?: Record<string, string>; body?: string } = {},
-) {
-  const args = [autocannonBin, '-j', '-c', String(opts.connections ?? CONNECTIONS), '-d', String(DURATION)];
-  if (opts.method) args.push('-m', opts.method);
-  for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}=${v}`);
-  if (opts.body) args.push('-b', opts.body);
-  args.push(url);
-  return new Promise<Run>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited ${code}`));
-      const r = JSON.parse(out) as {
-        requests: { average: number };
-        latency: { p50: number; p99: number };
-        non2xx: number;
-        errors: number;
-      };
-      resolve({
-        label,
-        rps: r.requests.average,
-        p50: r.latency.p50,
-        p99: r.latency.p99,
-        non2xx: r.non2xx,
-        errors: r.errors,
-      });
-    });
-  });
-}
+type Run = BenchRun;
+const DURATION = BENCH_DURATION;
+const CONNECTIONS = BENCH_CONNECTIONS;
 
 /** Memberships of the two organisation-list users: the list's p99 must not grow with them (target ≤ 1.3×). */
 const ORG_LIST_SIZES = [100, 10_000] as const;
@@ -122,9 +76,9 @@ async function middleToken(base: string, user: BenchSession, skip: number): Prom
 /** The general section: authenticated /me vs a bare Fastify route, sign-in latency with the real argon2id cost,
  * and the organisation list's p99 at 100 and 10,000 memberships (first and middle page). */
 async function generalBench(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'account-bench-'));
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '' });
-  const app = await buildApp({ ...config, hashParams: DEFAULT_HASH_PARAMS, logger: false });
+  // The real argon2id cost (sign-in is measured) and the scheduled passes running, as in production.
+  const svc = await benchService('general', { hashParams: DEFAULT_HASH_PARAMS, scheduler: true });
+  const app = svc.app;
   const bare = Fastify({ logger: false });
   bare.get('/bare', async () => ({ hello: 'world' }));
   try {
@@ -138,9 +92,8 @@ async function generalBench(): Promise<void> {
       const names = Array.from({ length: n }, (_, i) => `Bench ${n} Org ${String((i * 7919) % n).padStart(5, '0')}`);
       await createOrganizationsBulk(app.ctx, { names, memberIds: [u.id], apps: ['codeup'] });
     }
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = await svc.listen();
     await bare.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/bare`;
     const loginBody = JSON.stringify({ username: 'bench', password });
     const loginHeaders = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
@@ -149,7 +102,7 @@ async function generalBench(): Promise<void> {
     const cookie = res.headers.getSetCookie()[0].split(';')[0];
 
     console.log(
-      `Benchmark: ${DURATION}s per run, ${CONNECTIONS} connections, SQLite in ${dataDir}, argon2id m=${DEFAULT_HASH_PARAMS.memoryCost} t=${DEFAULT_HASH_PARAMS.timeCost} p=${DEFAULT_HASH_PARAMS.parallelism}`,
+      `Benchmark: ${DURATION}s per run, ${CONNECTIONS} connections, ${app.ctx.dialect}, argon2id m=${DEFAULT_HASH_PARAMS.memoryCost} t=${DEFAULT_HASH_PARAMS.timeCost} p=${DEFAULT_HASH_PARAMS.parallelism}`,
     );
     await cannon('warm-up', bareUrl, { connections: 2 });
     const orgUsers = await Promise.all(ORG_LIST_SIZES.map((n) => signIn(base, `orgs-${n}`, password)));
@@ -230,9 +183,8 @@ async function generalBench(): Promise<void> {
     if (runs.some((r) => r.non2xx || r.errors))
       console.log('warning: some answers were not 2xx; the figures are not trustworthy');
   } finally {
-    await app.close();
+    await svc.close();
     await bare.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -383,25 +335,11 @@ interface InboxInstance {
  * `inbox_messages` to `total` rows: the caller's INBOX_OWN first, then the filler users' rows.
  */
 async function inboxInstance(total: number, now: number): Promise<InboxInstance> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'account-bench-inbox-'));
-  const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '' });
-  const pgSchema = databaseUrl ? `bench_inbox_${process.pid}_${total}` : undefined;
   // Cheap hashing: the inbox bench signs one user in and measures no sign-in; no scheduled passes in the way.
-  const app = await buildApp({
-    ...config,
-    pgSchema,
-    hashParams: { memoryCost: 64, timeCost: 1, parallelism: 1 },
-    logger: false,
-    scheduler: false,
-  });
-  const close = async () => {
-    await app.close();
-    if (pgSchema && databaseUrl) await dropPgSchema(databaseUrl, pgSchema);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
+  const svc: BenchService = await benchService(`inbox-${total}`);
+  const close = () => svc.close();
   try {
-    const ctx = app.ctx;
+    const ctx = svc.ctx;
     const password = 'Bench#12345';
     await createOrg(ctx, 'Inbox Bench');
     const caller = await createUser(ctx, { username: 'inbox-bench', password, org: 'Inbox Bench' });
@@ -432,8 +370,7 @@ async function inboxInstance(total: number, now: number): Promise<InboxInstance>
       `inbox_messages seeded with ${Number(count.n).toLocaleString('en')} rows (the caller's ${INBOX_OWN.toLocaleString('en')}` +
         `${total > INBOX_OWN ? `, ${INBOX_FILLER_USERS} other users' the rest` : ''}) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
     );
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    const base = await svc.listen();
     const user = await signIn(base, 'inbox-bench', password);
     return { total, ctx, base, callerId: caller.id, user, deep: await inboxToken(base, user, INBOX_DEEP), close };
   } catch (e) {
@@ -574,17 +511,18 @@ async function inboxBench(): Promise<void> {
 }
 
 /**
- * `npm run bench`: every section; `BENCH_ONLY=general`, `inbox`, `sessions` or `history` runs one alone. On PostgreSQL
+ * `npm run bench`: every section; `BENCH_ONLY=general`, `inbox`, `sessions`, `history` or `tokens` runs one alone. On PostgreSQL
  * with `BENCH_DATABASE_URL` (e.g. `bash scripts/with-postgres.sh bash -c 'BENCH_DATABASE_URL=$DATABASE_URL npm run bench'`).
  */
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY;
-  if (only && !['general', 'inbox', 'sessions', 'history'].includes(only))
-    throw new Error(`BENCH_ONLY must be general, inbox, sessions or history, not ${only}`);
+  if (only && !['general', 'inbox', 'sessions', 'history', 'tokens'].includes(only))
+    throw new Error(`BENCH_ONLY must be general, inbox, sessions, history or tokens, not ${only}`);
   if (!only || only === 'general') await generalBench();
   if (!only || only === 'inbox') await inboxBench();
   if (!only || only === 'sessions') await sessionsBench(cannon, DURATION, CONNECTIONS);
   if (!only || only === 'history') await historyBench();
+  if (!only || only === 'tokens') await tokensBench(cannon, DURATION, CONNECTIONS);
 }
 
 main().catch((e: unknown) => {
