@@ -18,6 +18,9 @@ import {
 // start (seedTokens), so a test starts from the same state every time.
 // Ages (30 and 90 days, expiry) are seeded days back on the service's clock: nothing waits.
 
+// Two pages, an axe pass and several calls per test: room for a loaded 2-core machine (each takes 10 to 20 s there).
+test.describe.configure({ timeout: 90_000 });
+
 const TOKENS = '/users/settings/personalAccessToken';
 const SECURITY = '/users/settings/security';
 const ME = '/oapi/v1/platform/user';
@@ -195,4 +198,85 @@ test('credential health: seeded tokens carry their marks, the history names a re
       .getByTestId('security-history-event')
       .filter({ hasText: zh ? '已吊销 3 个闲置凭证' : '3 stale credentials revoked' }),
   ).not.toHaveCount(0);
+});
+
+test('regenerate a live token with an hour of grace, re-create an expired one (after the password) with what changed', async ({
+  page,
+  request,
+  baseURL,
+}, info) => {
+  const user = ownAccount('cred-renew', info);
+  const zh = zhProjects.has(info.project.name);
+  const seeded = Object.fromEntries(
+    (
+      await seedTokens(baseURL!, user, [
+        { name: 'deploy bot', scopes: ['base:user:read'], createdDaysAgo: 10, usedDaysAgo: 1, expiresInDays: 20 },
+        // A grant the catalogue no longer offers: re-creating leaves it out and says so.
+        {
+          name: 'old importer',
+          scopes: ['base:user:read', 'codeup:wiki:read'],
+          createdDaysAgo: 100,
+          expiresInDays: -3,
+        },
+      ])
+    ).map((t) => [t.name, t.token]),
+  );
+  await signIn(page, user, TOKENS);
+
+  // Regenerate: the old secret keeps working for the hour picked, listed as replaced, without edit or regenerate.
+  await tokenRow(page, 'deploy bot')
+    .getByRole('button', { name: zh ? '重新生成' : 'Regenerate' })
+    .click();
+  const regenerate = page.getByRole('dialog', {
+    name: zh ? '重新生成令牌“deploy bot”' : 'Regenerate the token “deploy bot”',
+  });
+  await regenerate.getByRole('radio', { name: zh ? '1 小时后' : 'After 1 hour' }).check();
+  await expect(regenerate.getByTestId('token-renew-warning')).toContainText(
+    zh ? '当前密钥可继续使用至' : 'The current secret keeps working until',
+  );
+  await regenerate.getByRole('button', { name: zh ? '重新生成' : 'Regenerate' }).click();
+  await expect(regenerate).toBeHidden();
+  const regenerated = (await page.getByTestId('token-value').innerText()).trim();
+  expect(regenerated).toMatch(/^pt-/);
+  expect(regenerated).not.toBe(seeded['deploy bot']);
+  await expect(page.getByTestId('token-renewal-note')).toContainText(
+    zh ? '原密钥可继续使用至' : 'The old secret keeps working until',
+  );
+  await expect(page.getByRole('group', { name: zh ? '即贴即用' : 'Ready to paste' })).toContainText(regenerated);
+  const bots = page.getByTestId('access-tokens').getByRole('row').filter({ hasText: 'deploy bot' });
+  await expect(bots).toHaveCount(2);
+  const old = bots.filter({ has: page.getByTestId('token-replaced') });
+  await expect(old.getByTestId('token-replaced')).toHaveText(zh ? '已替换' : 'Replaced');
+  await expect(old.getByRole('button', { name: /重新生成|Regenerate|编辑|Edit/ })).toHaveCount(0);
+  expect((await callOpenApi(request, regenerated, ME, CI_AGENT)).status()).toBe(200);
+  expect((await callOpenApi(request, seeded['deploy bot'], ME, CI_AGENT)).status()).toBe(200);
+
+  // Re-create: the dialog says what changes (the grant left out) before; the session's proof has aged, so the
+  // password is asked first; the token is back with its kept scope and a new secret that works.
+  await ageProofs(baseURL!, user.username);
+  const expired = tokenRow(page, 'old importer');
+  await expect(expired.getByTestId('token-expired')).toHaveText(zh ? '已过期' : 'Expired');
+  await expired.getByRole('button', { name: zh ? '重新创建' : 'Re-create' }).click();
+  const recreate = page.getByRole('dialog', {
+    name: zh ? '重新创建已过期的令牌“old importer”' : 'Re-create the expired token “old importer”',
+  });
+  await expect(recreate.getByTestId('token-renew-dropped')).toHaveText('codeup:wiki:read');
+  await recreate.getByRole('button', { name: zh ? '重新创建' : 'Re-create' }).click();
+  const proof = page.getByTestId('core-reauth');
+  await expect(proof).toBeVisible({ timeout: 15_000 });
+  await page.getByTestId('core-reauth-password').fill(user.password);
+  await page.keyboard.press('Enter');
+  await expect(proof).toBeHidden();
+  await expect(recreate).toBeHidden();
+  const recreated = (await page.getByTestId('token-value').innerText()).trim();
+  await expect(page.getByTestId('token-renewal-note')).toContainText(
+    zh ? '已不再提供的权限范围未保留：codeup:wiki:read' : 'A scope no longer offered was left out: codeup:wiki:read',
+  );
+  const back = tokenRow(page, 'old importer');
+  await expect(back).toHaveCount(1);
+  await expect(back.getByTestId('token-expired')).toHaveCount(0);
+  await expect(back).toContainText('base:user:read');
+  await expect(back).not.toContainText('codeup:wiki:read');
+  expect((await callOpenApi(request, recreated, ME, CI_AGENT)).status()).toBe(200);
+  expect((await callOpenApi(request, seeded['old importer'], ME, CI_AGENT)).status()).toBe(401);
 });
