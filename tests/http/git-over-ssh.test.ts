@@ -15,7 +15,8 @@ const SECRET = crypto.randomBytes(32).toString('hex');
 const KEYS = '/uiless/proxy/codeup/api/v3/user/keys';
 const DAY = 24 * 60 * 60 * 1000;
 
-describe('git over SSH', () => {
+// Each git command starts three node programs under sshd: on two busy cores a test may pass the default 30 s.
+describe('git over SSH', { timeout: 60_000 }, () => {
   const s = useTestServer({
     env: { INTERNAL_API_SECRET: SECRET },
     seed: {
@@ -158,9 +159,7 @@ describe('git over SSH', () => {
       action: 'git-upload-pack Walled/demo.git',
       reason: 'ip-whitelist',
     });
-    // Nothing but git, nowhere but under the repository root.
-    const bad = await clone('writer', '../Acme/demo.git');
-    expect(bad.stderr).toContain('is not valid');
+    // The service allows, the disk has no such repository: the gate says so (paths it refuses: command.test.ts).
     const missing = await clone('writer', 'Acme/nothing.git');
     expect(missing.stderr).toContain('The repository "Acme/nothing.git" does not exist.');
   });
