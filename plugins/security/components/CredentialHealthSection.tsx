@@ -245,7 +245,8 @@ export const CredentialHealthSection = observer(function CredentialHealthSection
         title={t('security.health.confirm.title', { count: stale.length })}
         okText={t('security.health.confirm.ok')}
         cancelText={t('security.cancel')}
-        okButtonProps={{ danger: true, loading: store.revoking }}
+        // An outlined danger button: white text on antd's dark-shade red (a solid danger button) is below AA contrast.
+        okButtonProps={{ danger: true, type: 'default', loading: store.revoking }}
         onOk={revoke}
         onCancel={() => setConfirming(false)}
         destroyOnHidden
@@ -260,7 +261,7 @@ export const CredentialHealthSection = observer(function CredentialHealthSection
               going.length > 0 && (
                 <div key={kind} style={{ marginBottom: 8 }}>
                   <Typography.Text strong>
-                    {t(KIND_IDS[kind])} ({going.length})
+                    {t('security.health.confirm.kind', { kind: t(KIND_IDS[kind]), count: going.length })}
                   </Typography.Text>
                   <ul style={{ margin: '4px 0 0', paddingInlineStart: 20 }} data-testid="security-health-going">
                     {going.map((c) => (
