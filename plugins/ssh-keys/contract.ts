@@ -106,18 +106,24 @@ export const AuthorizedKeysQuerySchema = Type.Object(
 /** The AuthorizedKeysCommand's question. */
 export type AuthorizedKeysQuery = Static<typeof AuthorizedKeysQuerySchema>;
 
+/** Text without control characters (what is recorded and shown of a client's words). */
+const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$';
+
 /** `POST /internal/v1/ssh/git-access`: may this key run this git command on this repository now, from there. */
 export const GitAccessBodySchema = Type.Object(
   {
-    key_id: Type.String({ minLength: 1, maxLength: SSH_KEY_ID_MAX }),
+    key_id: Type.String({ minLength: 1, maxLength: SSH_KEY_ID_MAX, pattern: '^[A-Za-z0-9_-]+$' }),
     command: Type.Union(GIT_SSH_COMMANDS.map((c) => Type.Literal(c))),
     repository: Type.String({
       minLength: 1,
       maxLength: GIT_REPOSITORY_PATH_MAX,
+      pattern: NO_CONTROL,
       description: 'As the client named it: `<organisation>/<repo>.git`, a leading `/` allowed (ssh:// URLs)',
     }),
     address: Type.String({ minLength: 1, maxLength: 64, description: 'The client address from SSH_CONNECTION' }),
-    client: Type.Optional(Type.String({ maxLength: 200, description: 'What the gate knows of the client' })),
+    client: Type.Optional(
+      Type.String({ maxLength: 200, pattern: NO_CONTROL, description: 'What the gate knows of the client' }),
+    ),
   },
   closed,
 );

@@ -196,7 +196,7 @@ describe('git over SSH', { timeout: 60_000 }, () => {
       `command="/opt/gate ${keys.reader.id}",restrict,no-port-forwarding,no-agent-forwarding,no-X11-forwarding,no-pty,no-user-rc ${pub[0]} ${pub[1]}\n`,
     );
     // What the gate asks, asked directly: a held account and one that must change its password are refused too.
-    const access = (address = '127.0.0.1') =>
+    const access = (address = '127.0.0.1', more: Record<string, string> = {}) =>
       fetch(`${s.url}/internal/v1/ssh/git-access`, {
         method: 'POST',
         headers: { 'x-internal-secret': SECRET, 'content-type': 'application/json', 'accept-language': 'en' },
@@ -205,10 +205,14 @@ describe('git over SSH', { timeout: 60_000 }, () => {
           command: 'git-upload-pack',
           repository: 'Acme/demo.git',
           address,
+          ...more,
         }),
       }).then(async (r) => ({ status: r.status, json: await r.json() }));
     expect(await access()).toMatchObject({ status: 200, json: { repository: 'Acme/demo.git', username: 'alice' } });
     expect((await access('not an address')).status).toBe(400);
+    // Nothing the database would choke on (PostgreSQL refuses a NUL) gets past the contract.
+    for (const more of [{ key_id: 'a\u0000' }, { repository: 'Acme/d\u0000.git' }, { client: 'git\u0000' }])
+      expect((await access('127.0.0.1', more)).json).toMatchObject({ status: 400, code: 'InvalidParameter' });
     const users = () => s.ctx.db.updateTable('users').where('id', '=', s.users.alice.id);
     await users().set({ held_at: s.clock.now().getTime() }).execute();
     expect((await access()).json).toMatchObject({ status: 403, code: 'AccountHeld' });
