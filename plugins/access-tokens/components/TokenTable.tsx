@@ -2,9 +2,7 @@ import { Button, Empty, Popconfirm, Space, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { observer } from 'mobx-react-lite';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useState } from 'react';
-import { LastUsed } from '../../../src/core/ui/LastUsed';
-import { LazyCredentialUsesDrawer } from '../../../src/core/ui/LazyCredentialUsesDrawer';
+import { CredentialLastUse } from '../../../src/core/ui/CredentialLastUse';
 import { LocalTime, useInBrowser } from '../../../src/core/ui/LocalTime';
 import { ResponsiveTable, useInCard } from '../../../src/core/ui/ResponsiveTable';
 import { Truncated, type TruncatedProps } from '../../../src/core/ui/Truncated';
@@ -47,9 +45,6 @@ export const TokenTable = observer(function TokenTable({
   // has the page, a token is expired or not as the service said (its `expired`), and the tag for one about to expire
   // comes once hydrated.
   const now = useInBrowser() ? Date.now() : undefined;
-  // The token whose usage timeline is open (it stays set while the drawer closes, so the drawer keeps its title).
-  const [usesOf, setUsesOf] = useState<AccessToken | null>(null);
-  const [usesOpen, setUsesOpen] = useState(false);
   const columns: ColumnsType<AccessToken> = [
     {
       key: 'name',
@@ -128,24 +123,14 @@ export const TokenTable = observer(function TokenTable({
       key: 'lastUsed',
       title: <FormattedMessage id="access-tokens.list.lastUsed" />,
       render: (_, t) => (
-        <div style={{ display: 'grid', justifyItems: 'start', gap: 2 }}>
-          <span style={{ whiteSpace: 'nowrap' }}>
-            <LastUsed lastUse={t.last_use} lastUsedAt={t.last_used_at} data-testid="token-last-use" />
-          </span>
-          <Button
-            type="link"
-            size="small"
-            style={{ paddingInline: 0, height: 'auto' }}
-            aria-label={intl.formatMessage({ id: 'core.lastUse.openNamed' }, { name: t.name })}
-            onClick={() => {
-              setUsesOf(t);
-              setUsesOpen(true);
-            }}
-            data-testid="token-uses"
-          >
-            <FormattedMessage id="core.lastUse.open" />
-          </Button>
-        </div>
+        <CredentialLastUse
+          kind="token"
+          id={t.token_id}
+          name={t.name}
+          lastUse={t.last_use}
+          lastUsedAt={t.last_used_at}
+          data-testid="token-last-use"
+        />
       ),
     },
     {
@@ -226,15 +211,6 @@ export const TokenTable = observer(function TokenTable({
           onChange: (current, pageSize) => store.setPage(current, pageSize),
         }}
       />
-      {usesOf && (
-        <LazyCredentialUsesDrawer
-          open={usesOpen}
-          onClose={() => setUsesOpen(false)}
-          kind="token"
-          id={usesOf.token_id}
-          name={usesOf.name}
-        />
-      )}
     </>
   );
 });

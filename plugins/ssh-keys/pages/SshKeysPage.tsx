@@ -8,8 +8,7 @@ import { edition } from '../../../src/core/edition';
 import { failureText, type Failure } from '../../../src/core/stores/failure';
 import { useStore } from '../../../src/core/stores/root';
 import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
-import { LastUsed } from '../../../src/core/ui/LastUsed';
-import { LazyCredentialUsesDrawer } from '../../../src/core/ui/LazyCredentialUsesDrawer';
+import { CredentialLastUse } from '../../../src/core/ui/CredentialLastUse';
 import { LocalTime } from '../../../src/core/ui/LocalTime';
 import { ResponsiveTable, useInCard } from '../../../src/core/ui/ResponsiveTable';
 import { Truncated } from '../../../src/core/ui/Truncated';
@@ -42,8 +41,6 @@ const SshKeysView = observer(function SshKeysView() {
   });
   const openDialog = (editing: SshKey | null) => setDialog((d) => ({ open: true, editing, seq: d.seq + 1 }));
   const closeDialog = () => setDialog((d) => ({ ...d, open: false }));
-  // The key whose usage timeline is open (kept while the drawer closes, so it keeps its title).
-  const [uses, setUses] = useState<{ key: SshKey | null; open: boolean }>({ key: null, open: false });
 
   useEffect(() => {
     void sshKeys.load();
@@ -120,21 +117,14 @@ const SshKeysView = observer(function SshKeysView() {
       title: t('ssh-keys.column.lastUsedAt'),
       key: 'lastUsed',
       render: (_, k) => (
-        <div style={{ display: 'grid', justifyItems: 'start', gap: 2 }}>
-          <span style={{ whiteSpace: 'nowrap' }}>
-            <LastUsed lastUse={k.last_use} lastUsedAt={k.last_used_at} data-testid="ssh-key-last-use" />
-          </span>
-          <Button
-            type="link"
-            size="small"
-            style={{ paddingInline: 0, height: 'auto' }}
-            aria-label={t('core.lastUse.openNamed', { name: k.name })}
-            onClick={() => setUses({ key: k, open: true })}
-            data-testid="ssh-key-uses"
-          >
-            <FormattedMessage id="core.lastUse.open" />
-          </Button>
-        </div>
+        <CredentialLastUse
+          kind="ssh-key"
+          id={k.id}
+          name={k.name}
+          lastUse={k.last_use}
+          lastUsedAt={k.last_used_at}
+          data-testid="ssh-key-last-use"
+        />
       ),
     },
     { title: t('ssh-keys.column.createdAt'), dataIndex: 'created_at', render: (v: string) => <LocalTime value={v} /> },
@@ -214,15 +204,6 @@ const SshKeysView = observer(function SshKeysView() {
         onCancel={closeDialog}
         onSubmit={save}
       />
-      {uses.key && (
-        <LazyCredentialUsesDrawer
-          open={uses.open}
-          onClose={() => setUses((u) => ({ ...u, open: false }))}
-          kind="ssh-key"
-          id={uses.key.id}
-          name={uses.key.name}
-        />
-      )}
     </section>
   );
 });
