@@ -4,14 +4,13 @@ import type { AppContext } from '../../../server/context';
 import type { MessageCode } from '../../../server/i18n/index';
 import type { CredentialRefusal } from '../../../schemas/credential-kinds';
 import { addressSubject } from '../../../server/http/rate-limit';
-import { CREDENTIAL_USE_RETENTION_DAYS } from '../../../schemas/credential-kinds';
-import { passwordsAt } from './service';
+import { passwordsAt, readDownloadState, workedFrom } from './service';
 
 // Artifact downloads authenticated by the service (issue 42): a front door (nginx's auth_request, or a registry that
 // can call out) hands over a download's Basic credentials and this judges them with the artifact password's rule
 // (./service.ts passwordsAt: the new password from 10 s after the reset on, the old one until then), records the
-// use, and limits guessing. A busy CI job downloading a thousand files a minute costs three indexed reads per file
-// (the account, the two failure counts) and no argon2: a password proved right is remembered in the process by a
+// use, and limits guessing. A busy CI job downloading a thousand files a minute costs one statement per file (the
+// account and the two failure counts, indexed) and no argon2: a password proved right is remembered in the process by a
 // keyed hash of the digest in force and the password, so a reset, a revocation or the 10 s boundary (each changes the
 // digest in force) ends the memory at once, on every instance.
 
@@ -90,32 +89,17 @@ export class DownloadChecker {
     // No credentials: what a client sends before it is asked (curl without -u, a browser); nothing to count.
     if (!pair) return { ok: false, status: 401, code: 'PackagesCredentialsInvalid' };
     const now = ctx.clock.now().getTime();
-    // The account and both failure counts in one go (three indexed reads, in parallel on PostgreSQL's pool).
-    const keys = this.keys(pair.username, a.address);
-    const [row, fromAddress, forName] = await Promise.all([
-      ctx.db
-        .selectFrom('packages_credentials as p')
-        .innerJoin('users as u', 'u.id', 'p.user_id')
-        .select([
-          'p.user_id',
-          'p.username',
-          'p.password_hash',
-          'p.previous_password_hash',
-          'p.effective_at',
-          'u.held_at',
-          'u.must_change_password',
-        ])
-        .where('p.username', '=', pair.username)
-        .executeTakeFirst(),
-      ctx.rateLimits.peek(keys.address),
-      ctx.rateLimits.peek(keys.username),
-    ]);
+    const {
+      account: row,
+      fromAddress,
+      forName,
+    } = await readDownloadState(ctx, pair.username, this.keys(pair.username, a.address));
     // Limits come before any judging, the remembered proofs included (else a limited guesser would still learn
     // when a guess is the remembered password). The username's count does not stop an address the password worked
     // from before (a guesser elsewhere must not stop the owner's CI); the address's own count still does.
     const limited =
       fromAddress >= DOWNLOAD_FAILURES_PER_ADDRESS ||
-      (forName >= DOWNLOAD_FAILURES_PER_USERNAME && !(row && (await this.knownAddress(row.user_id, a.address))));
+      (forName >= DOWNLOAD_FAILURES_PER_USERNAME && !(row && (await workedFrom(ctx, row.user_id, a.address))));
     // peek does not tell when the window ends; a whole window is an upper bound clients may retry after.
     if (limited)
       return { ok: false, status: 403, code: 'PackagesTooManyFailures', retryAfterMs: DOWNLOAD_FAILURE_WINDOW_MS };
@@ -196,21 +180,6 @@ export class DownloadChecker {
       address: `packages-download:ip:${addressSubject(this.ctx, address)}`,
       username: `packages-download:user:${username.toLowerCase()}`,
     };
-  }
-
-  private async knownAddress(userId: string, address: string): Promise<boolean> {
-    const since = this.ctx.clock.now().getTime() - CREDENTIAL_USE_RETENTION_DAYS * 24 * 60 * 60 * 1000;
-    const row = await this.ctx.db
-      .selectFrom('credential_uses')
-      .select('id')
-      .where('kind', '=', 'packages-password')
-      .where('credential_id', '=', userId)
-      .where('address', '=', address)
-      .where('outcome', '=', 'ok')
-      .where('at', '>', since)
-      .limit(1)
-      .executeTakeFirst();
-    return !!row;
   }
 
   private async countFailure(username: string, address: string): Promise<void> {

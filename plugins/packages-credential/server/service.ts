@@ -1,9 +1,11 @@
 import type { AppContext } from '../../../server/context';
 import type { RevokedCredentials } from '../../../server/plugin';
 import type { PackagesCredentialsTable } from './tables';
+import { sql } from 'kysely';
 import { AppError } from '../../../server/errors';
 import { randomSecret } from '../../../server/auth/random';
 import { installedApps, isMember } from '../../../server/services/accounts';
+import { CREDENTIAL_USE_RETENTION_DAYS } from '../../../schemas/credential-kinds';
 import { PACKAGES_PASSWORD_DELAY_MS, type PackagesPasswordReset, type PackagesUserInfo } from '../contract';
 
 /** Re-exported for callers that time the delay (tests move the clock by it). */
@@ -145,4 +147,82 @@ export async function verifyPackagesPassword(ctx: AppContext, username: string, 
     return false;
   }
   return ctx.hasher.verify(hash, password);
+}
+
+/** What a download check reads: the account with its digests and flags (null for an unknown name), and the counts. */
+export interface DownloadState {
+  account: {
+    user_id: string;
+    username: string;
+    password_hash: string | null;
+    previous_password_hash: string | null;
+    effective_at: number | null;
+    held_at: number | null;
+    must_change_password: number;
+  } | null;
+  /** Wrong passwords of the client address in the current window. */
+  fromAddress: number;
+  /** Wrong passwords of the username in the current window. */
+  forName: number;
+}
+
+/**
+ * The account of a download's username and both failure counts (`keys` of ctx.rateLimits, read as its peek reads
+ * them) in one statement: a busy CI job's every download reads them, so one round trip, not three.
+ */
+export async function readDownloadState(
+  ctx: AppContext,
+  username: string,
+  keys: { address: string; username: string },
+): Promise<DownloadState> {
+  const now = ctx.clock.now().getTime();
+  const live = (t: 'fa' | 'fn') =>
+    sql<number>`case when ${sql.ref(`${t}.window_start`)} + ${sql.ref(`${t}.window_ms`)} > ${now} then ${sql.ref(`${t}.count`)} else 0 end`;
+  const r = await ctx.db
+    .selectFrom(sql<{ one: number }>`(select 1 as one)`.as('base'))
+    .leftJoin('packages_credentials as p', (j) => j.on('p.username', '=', username))
+    .leftJoin('users as u', 'u.id', 'p.user_id')
+    .leftJoin('rate_limits as fa', (j) => j.on('fa.key', '=', keys.address))
+    .leftJoin('rate_limits as fn', (j) => j.on('fn.key', '=', keys.username))
+    .select([
+      'p.user_id',
+      'p.username',
+      'p.password_hash',
+      'p.previous_password_hash',
+      'p.effective_at',
+      'u.held_at',
+      'u.must_change_password',
+      live('fa').as('from_address'),
+      live('fn').as('for_name'),
+    ])
+    .executeTakeFirstOrThrow();
+  const account =
+    r.user_id && r.username
+      ? {
+          user_id: r.user_id,
+          username: r.username,
+          password_hash: r.password_hash,
+          previous_password_hash: r.previous_password_hash,
+          effective_at: r.effective_at == null ? null : Number(r.effective_at),
+          held_at: r.held_at == null ? null : Number(r.held_at),
+          must_change_password: Number(r.must_change_password ?? 0),
+        }
+      : null;
+  return { account, fromAddress: Number(r.from_address ?? 0), forName: Number(r.for_name ?? 0) };
+}
+
+/** True when the artifact password let a download through from `address` within the uses' retention (90 days). */
+export async function workedFrom(ctx: AppContext, userId: string, address: string): Promise<boolean> {
+  const since = ctx.clock.now().getTime() - CREDENTIAL_USE_RETENTION_DAYS * 24 * 60 * 60 * 1000;
+  const row = await ctx.db
+    .selectFrom('credential_uses')
+    .select('id')
+    .where('kind', '=', 'packages-password')
+    .where('credential_id', '=', userId)
+    .where('address', '=', address)
+    .where('outcome', '=', 'ok')
+    .where('at', '>', since)
+    .limit(1)
+    .executeTakeFirst();
+  return !!row;
 }
