@@ -128,6 +128,14 @@ describe('git over SSH', { timeout: 60_000 }, () => {
       reason: 'read-only',
       address: '127.0.0.1',
     });
+    // The security page's history tells of it, with the client's address.
+    const history = (await s.clients.alice.req('GET', '/users/ajax/v1/my/history')).json.entries as {
+      kind: string;
+    }[];
+    expect(history.find((e) => e.kind === 'credential.refused')).toMatchObject({
+      address: '127.0.0.1',
+      detail: { action: 'git-receive-pack Acme/demo.git', refusal: 'read-only' },
+    });
     // Her own language wins over the client's.
     await s.ctx.db.updateTable('users').set({ language: 'zh_CN' }).where('id', '=', s.users.alice.id).execute();
     const zh = await git('reader', ['push', '-q', 'origin', 'main'], r.into);
