@@ -238,6 +238,12 @@ describe('credential health', () => {
     expect((await alice.req('POST', REVOKE_STALE, { body: {}, csrf: false })).status).toBe(403);
     expect((await new Client(s.url).req('POST', REVOKE_STALE, { body: {} })).status).toBe(401);
     expect((await new Client(s.url).req('GET', HEALTH)).status).toBe(401);
+    // Another account's stale token named in the body is nobody's here: nothing goes.
+    const proof = await alice.req('POST', REAUTH_PATHS.my, { body: { password: PASSWORD } });
+    alice.csrf = proof.json.csrf_token;
+    const a = await alice.req('POST', REVOKE_STALE, { body: { items: [{ kind: 'token', id: bobToken.id }] } });
+    expect([a.status, a.json]).toEqual([200, { revoked: [], kept: 1 }]);
+    expect((await useToken(bobToken.token)).status).toBe(200);
   });
 
   it('the history shows refused uses in words: the credential, its name, what was tried and why', async () => {
