@@ -1,16 +1,11 @@
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, Transaction } from 'kysely';
 import type { AppContext } from '../../../server/context';
 import type { DB } from '../../../server/db/schema';
 import { AppError } from '../../../server/errors';
 import { normalizeScopes } from '../../../server/auth/token-scopes';
-import {
-  MAX_TOKENS_PER_USER,
-  type TokenRecreateBody,
-  type TokenRegenerateBody,
-  type TokenRenewalAnswer,
-} from '../contract';
-import { futureExpiry, isExpired, listColumns, parseScopes, toTokenView } from './service';
-import { issueToken, type TokenRecord } from './tokens';
+import { type TokenRecreateBody, type TokenRegenerateBody, type TokenRenewalAnswer } from '../contract';
+import { futureExpiry, issuedView, ownToken, parseScopes, withinTokenCap } from './service';
+import { issueToken } from './tokens';
 
 // Rotation and renewal of personal access tokens (issue 42): a regenerated or re-created token is a new row with a
 // new id and secret (each secret has its own usage record and "last used"; the open API's check is unchanged). On
@@ -39,34 +34,37 @@ export function keptScopes(stored: readonly string[]): { scopes: string[]; dropp
   return { scopes: all.ok ? all.scopes : [], dropped };
 }
 
-/** One of the user's tokens by id; another user's, or an old row whose grace is over, answers 404 like a missing one. */
-async function ownToken(ctx: AppContext, userId: string, tokenId: string, now: number) {
-  const row = await ctx.db
-    .selectFrom('personal_access_tokens')
-    .select(listColumns)
-    .where('id', '=', tokenId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (!row || (row.replaced_by && isExpired(row.expires_at, now))) throw new AppError(404, 'AccessTokenNotFound');
-  return row;
-}
+/** A token row as read before a change. */
+type OwnToken = Awaited<ReturnType<typeof ownToken>>;
 
-/** The answer's view of the new token, with its secret (the one-time display). */
-function issuedView(record: TokenRecord, token: string, now: number) {
-  const view = toTokenView(
-    {
-      id: record.id,
-      user_id: record.userId,
-      name: record.name,
-      description: record.description,
-      scopes: JSON.stringify(record.scopes),
-      created_at: record.createdAt,
-      expires_at: record.expiresAt,
-      last_used_at: null,
-    },
-    now,
-  );
-  return { ...view, token };
+/**
+ * Issues the new token for `row` (its name, description and the scopes still offered, the asked expiry) and, in the
+ * same transaction, retires the old row; when `retire` changes no row (a concurrent call got there first) nothing is
+ * made and `lost` is thrown.
+ */
+async function renew(
+  ctx: AppContext,
+  row: OwnToken,
+  input: { expires_at: string },
+  retire: (trx: Transaction<DB>, newId: string) => Promise<bigint>,
+  lost: AppError,
+) {
+  const now = ctx.clock.now().getTime();
+  const expiresAt = futureExpiry(ctx, input.expires_at);
+  const { scopes, dropped } = keptScopes(parseScopes(row.scopes));
+  if (!scopes.length) throw new AppError(409, 'AccessTokenNoScopeLeft');
+  const made = await ctx.db.transaction().execute(async (trx) => {
+    const issued = await issueToken(trx, ctx.clock, {
+      userId: row.user_id,
+      name: row.name,
+      description: row.description,
+      scopes,
+      expiresAt: new Date(expiresAt),
+    });
+    if (!Number(await retire(trx, issued.record.id))) throw lost;
+    return issued;
+  });
+  return { expiresAt, dropped, view: issuedView(made.record, made.token, now) };
 }
 
 /**
@@ -80,66 +78,49 @@ export async function regenerateToken(
   input: TokenRegenerateBody,
 ): Promise<TokenRenewalAnswer> {
   const now = ctx.clock.now().getTime();
-  const row = await ownToken(ctx, userId, tokenId, now);
-  if (row.replaced_by) throw new AppError(409, 'AccessTokenReplaced');
-  if (isExpired(row.expires_at, now)) throw new AppError(409, 'AccessTokenExpired');
-  const expiresAt = futureExpiry(ctx, input.expires_at);
-  const { scopes, dropped } = keptScopes(parseScopes(row.scopes));
-  if (!scopes.length) throw new AppError(409, 'AccessTokenNoScopeLeft');
+  const row = await ownToken(ctx, userId, tokenId, now, 'live');
   const stopsAt =
     input.grace_minutes > 0 ? Math.min(now + input.grace_minutes * MINUTE, row.expires_at ?? Infinity) : now;
   const graced = stopsAt > now;
-  if (graced) {
-    // The old secret keeps working a while: both count against the cap until then.
-    const { count } = await ctx.db
-      .selectFrom('personal_access_tokens')
-      .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    if (Number(count) >= MAX_TOKENS_PER_USER)
-      throw new AppError(409, 'AccessTokenLimitReached', { max: MAX_TOKENS_PER_USER });
-  }
-  const issued = await ctx.db.transaction().execute(async (trx) => {
-    const made = await issueToken(trx, ctx.clock, {
-      userId,
-      name: row.name,
-      description: row.description,
-      scopes,
-      expiresAt: new Date(expiresAt),
-    });
-    // Only a live token nobody replaced meanwhile (a second regeneration racing this one loses and changes nothing).
-    const live = (eb: ExpressionBuilder<DB, 'personal_access_tokens'>) =>
-      eb.and([
-        eb('id', '=', row.id),
-        eb('user_id', '=', userId),
-        eb('replaced_by', 'is', null),
-        eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]),
-      ]);
-    const changed = graced
-      ? (
-          await trx
-            .updateTable('personal_access_tokens')
-            .set({ replaced_by: made.record.id, expires_at: stopsAt })
-            .where(live)
-            .executeTakeFirst()
-        ).numUpdatedRows
-      : (await trx.deleteFrom('personal_access_tokens').where(live).executeTakeFirst()).numDeletedRows;
-    if (!Number(changed)) throw new AppError(409, 'AccessTokenReplaced');
-    return made;
-  });
+  // The old secret keeps working a while: both count against the cap until then.
+  if (graced) await withinTokenCap(ctx, userId);
+  // Only a live token nobody replaced meanwhile (a second regeneration racing this one loses and changes nothing).
+  const live = (eb: ExpressionBuilder<DB, 'personal_access_tokens'>) =>
+    eb.and([
+      eb('id', '=', row.id),
+      eb('user_id', '=', userId),
+      eb('replaced_by', 'is', null),
+      eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]),
+    ]);
+  const done = await renew(
+    ctx,
+    row,
+    input,
+    async (trx, newId) =>
+      graced
+        ? (
+            await trx
+              .updateTable('personal_access_tokens')
+              .set({ replaced_by: newId, expires_at: stopsAt })
+              .where(live)
+              .executeTakeFirst()
+          ).numUpdatedRows
+        : (await trx.deleteFrom('personal_access_tokens').where(live).executeTakeFirst()).numDeletedRows,
+    new AppError(409, 'AccessTokenReplaced'),
+  );
   if (!graced) await ctx.credentialUses.forget('token', [row.id]);
   await ctx.events.emit({
     type: 'token.regenerated',
     name: row.name,
-    expiresAt,
+    expiresAt: done.expiresAt,
     oldStopsAt: graced ? stopsAt : null,
     to: { userId },
   });
   return {
-    access_token: issuedView(issued.record, issued.token, now),
+    access_token: done.view,
     previous_token_id: row.id,
     previous_stops_at: new Date(stopsAt).toISOString(),
-    dropped_scopes: dropped,
+    dropped_scopes: done.dropped,
   };
 }
 
@@ -154,39 +135,39 @@ export async function recreateToken(
   input: TokenRecreateBody,
 ): Promise<TokenRenewalAnswer> {
   const now = ctx.clock.now().getTime();
-  const row = await ownToken(ctx, userId, tokenId, now);
-  if (row.replaced_by) throw new AppError(409, 'AccessTokenReplaced');
-  if (row.expires_at == null || !isExpired(row.expires_at, now)) throw new AppError(409, 'AccessTokenNotExpired');
-  const expiredAt = row.expires_at;
-  const expiresAt = futureExpiry(ctx, input.expires_at);
-  const { scopes, dropped } = keptScopes(parseScopes(row.scopes));
-  if (!scopes.length) throw new AppError(409, 'AccessTokenNoScopeLeft');
-  const issued = await ctx.db.transaction().execute(async (trx) => {
-    const made = await issueToken(trx, ctx.clock, {
-      userId,
-      name: row.name,
-      description: row.description,
-      scopes,
-      expiresAt: new Date(expiresAt),
-    });
-    const gone = await trx
-      .deleteFrom('personal_access_tokens')
-      .where('id', '=', row.id)
-      .where('user_id', '=', userId)
-      .where('replaced_by', 'is', null)
-      .where('expires_at', '<=', now)
-      .executeTakeFirst();
+  const row = await ownToken(ctx, userId, tokenId, now, 'expired');
+  // An expired row has an expiry.
+  const expiredAt = row.expires_at!;
+  const done = await renew(
+    ctx,
+    row,
+    input,
+    async (trx) =>
+      (
+        await trx
+          .deleteFrom('personal_access_tokens')
+          .where('id', '=', row.id)
+          .where('user_id', '=', userId)
+          .where('replaced_by', 'is', null)
+          .where('expires_at', '<=', now)
+          .executeTakeFirst()
+      ).numDeletedRows,
     // Re-created twice at once: the second finds the row gone and makes nothing.
-    if (!Number(gone.numDeletedRows)) throw new AppError(404, 'AccessTokenNotFound');
-    return made;
-  });
+    new AppError(404, 'AccessTokenNotFound'),
+  );
   await ctx.credentialUses.forget('token', [row.id]);
-  await ctx.events.emit({ type: 'token.recreated', name: row.name, expiresAt, dropped, to: { userId } });
+  await ctx.events.emit({
+    type: 'token.recreated',
+    name: row.name,
+    expiresAt: done.expiresAt,
+    dropped: done.dropped,
+    to: { userId },
+  });
   return {
-    access_token: issuedView(issued.record, issued.token, now),
+    access_token: done.view,
     previous_token_id: row.id,
     previous_stops_at: new Date(expiredAt).toISOString(),
-    dropped_scopes: dropped,
+    dropped_scopes: done.dropped,
   };
 }
 

@@ -7,7 +7,7 @@ import type { RevokedCredentials } from '../../../server/plugin';
 import type { PersonalAccessTokensTable } from './tables';
 import { AppError } from '../../../server/errors';
 import { cleanText } from '../../../server/clean-text';
-import { deleteToken, issueToken } from './tokens';
+import { deleteToken, issueToken, type TokenRecord } from './tokens';
 import { normalizeScopes, SCOPE_CATALOGUE } from '../../../server/auth/token-scopes';
 import type { ServerLocale } from '../../../server/i18n/index';
 import {
@@ -182,9 +182,8 @@ export async function allTokens(ctx: AppContext, userId: string): Promise<Access
   return rows.map((r) => toTokenView(r, now, uses.get(r.id)));
 }
 
-/** Creates a token for the signed-in user; the answer carries the secret, shown once. */
-export async function createToken(ctx: AppContext, userId: string, input: TokenBody): Promise<AccessToken> {
-  const v = validated(ctx, input);
+/** Refuses one more token (409 AccessTokenLimitReached) when the user holds the most allowed, expired ones too. */
+export async function withinTokenCap(ctx: AppContext, userId: string): Promise<void> {
   const { count } = await ctx.db
     .selectFrom('personal_access_tokens')
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
@@ -192,6 +191,12 @@ export async function createToken(ctx: AppContext, userId: string, input: TokenB
     .executeTakeFirstOrThrow();
   if (Number(count) >= MAX_TOKENS_PER_USER)
     throw new AppError(409, 'AccessTokenLimitReached', { max: MAX_TOKENS_PER_USER });
+}
+
+/** Creates a token for the signed-in user; the answer carries the secret, shown once. */
+export async function createToken(ctx: AppContext, userId: string, input: TokenBody): Promise<AccessToken> {
+  const v = validated(ctx, input);
+  await withinTokenCap(ctx, userId);
   const { token, record } = await issueToken(ctx.db, ctx.clock, {
     userId,
     name: v.name,
@@ -200,10 +205,16 @@ export async function createToken(ctx: AppContext, userId: string, input: TokenB
     scopes: v.scopes,
     expiresAt: new Date(v.expiresAt),
   });
+  await ctx.events.emit({ type: 'token.created', name: record.name, expiresAt: record.expiresAt, to: { userId } });
+  return issuedView(record, token, ctx.clock.now().getTime());
+}
+
+/** A token just issued as the answer shows it, with its secret: the one-time display. */
+export function issuedView(record: TokenRecord, token: string, now: number): AccessToken {
   const view = toTokenView(
     {
       id: record.id,
-      user_id: userId,
+      user_id: record.userId,
       name: record.name,
       description: record.description,
       scopes: JSON.stringify(record.scopes),
@@ -211,10 +222,36 @@ export async function createToken(ctx: AppContext, userId: string, input: TokenB
       expires_at: record.expiresAt,
       last_used_at: null,
     },
-    ctx.clock.now().getTime(),
+    now,
   );
-  await ctx.events.emit({ type: 'token.created', name: record.name, expiresAt: record.expiresAt, to: { userId } });
   return { ...view, token };
+}
+
+/**
+ * One of the user's tokens by id, read before a change: `live` to edit or regenerate (an expired one answers 409
+ * AccessTokenExpired), `expired` to re-create (a live one, 409 AccessTokenNotExpired). Another user's, or a regenerated
+ * token's old row whose grace is over, answers 404 exactly like a missing one; the old row during its grace, 409
+ * AccessTokenReplaced (the new row is the one to change).
+ */
+export async function ownToken(
+  ctx: AppContext,
+  userId: string,
+  tokenId: string,
+  now: number,
+  state: 'live' | 'expired',
+) {
+  const row = await ctx.db
+    .selectFrom('personal_access_tokens')
+    .select(listColumns)
+    .where('id', '=', tokenId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row || (row.replaced_by && isExpired(row.expires_at, now))) throw new AppError(404, 'AccessTokenNotFound');
+  if (row.replaced_by) throw new AppError(409, 'AccessTokenReplaced');
+  const expired = isExpired(row.expires_at, now);
+  if (state === 'live' && expired) throw new AppError(409, 'AccessTokenExpired');
+  if (state === 'expired' && !expired) throw new AppError(409, 'AccessTokenNotExpired');
+  return row;
 }
 
 /**
@@ -228,15 +265,7 @@ export async function updateToken(
   input: TokenUpdateBody,
 ): Promise<AccessToken> {
   const now = ctx.clock.now().getTime();
-  const row = await ctx.db
-    .selectFrom('personal_access_tokens')
-    .select(listColumns)
-    .where('id', '=', tokenId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (!row || (row.replaced_by && isExpired(row.expires_at, now))) throw new AppError(404, 'AccessTokenNotFound');
-  if (row.replaced_by) throw new AppError(409, 'AccessTokenReplaced');
-  if (isExpired(row.expires_at, now)) throw new AppError(409, 'AccessTokenExpired');
+  const row = await ownToken(ctx, userId, tokenId, now, 'live');
   const v = validated(ctx, input);
   const description = v.description ?? row.description;
   await ctx.db
