@@ -3,6 +3,7 @@ import {
   ageProofs,
   expect,
   expectNoAxeViolations,
+  SECTION_AXE_EXCLUDE,
   seedTokens,
   signIn,
   test,
@@ -123,7 +124,9 @@ test('a new token: its curl snippet is copied and pasted, its last use and usage
   await expect(uses.nth(1).getByTestId('use-address')).toHaveText('127.0.0.1');
   await expect(uses.nth(1).getByTestId('use-client')).toHaveText(CURL_AGENT);
   await expect(timeline).toContainText(zh ? '最近 90 天内没有更早的记录' : 'No older uses in the last 90 days');
-  await expectNoAxeViolations(page);
+  // The drawer as a person sees it; the list behind its mask is access-tokens.spec.ts's to check (axe measures links
+  // dimmed by the mask, or under the panel, against the page: a finding no one can see).
+  await expectNoAxeViolations(page, [...SECTION_AXE_EXCLUDE, '[data-testid="access-tokens"]']);
 });
 
 test('credential health: seeded tokens carry their marks, the history names a refused use, "revoke all stale" asks for the password and takes only the stale', async ({
