@@ -219,7 +219,12 @@ describe('git over SSH', { timeout: 60_000 }, () => {
     expect(await access()).toMatchObject({ status: 200, json: { repository: 'Acme/demo.git', username: 'alice' } });
     expect((await access('not an address')).status).toBe(400);
     // Nothing the database would choke on (PostgreSQL refuses a NUL) gets past the contract.
-    for (const more of [{ key_id: 'a\u0000' }, { repository: 'Acme/d\u0000.git' }, { client: 'git\u0000' }])
+    const nul: Record<string, string>[] = [
+      { key_id: 'a\u0000' },
+      { repository: 'Acme/d\u0000.git' },
+      { client: 'git\u0000' },
+    ];
+    for (const more of nul)
       expect((await access('127.0.0.1', more)).json).toMatchObject({ status: 400, code: 'InvalidParameter' });
     const users = () => s.ctx.db.updateTable('users').where('id', '=', s.users.alice.id);
     await users().set({ held_at: s.clock.now().getTime() }).execute();
