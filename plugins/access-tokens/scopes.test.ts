@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenScope, TokenScopeLeaf } from './contract';
-import { areaState, fromGrants, setPermission, toGrants, toggleScope } from './scopes';
+import { areaState, droppedGrants, fromGrants, setPermission, toGrants, toggleScope } from './scopes';
 
 const leaf = (key: string, op: 'read' | 'read_write' = 'read_write'): TokenScopeLeaf => ({
   scope_key: key,
@@ -52,5 +52,12 @@ describe('scope tree rules', () => {
       'codeup:commit': 'read',
     });
     expect(toGrants(tree, {})).toEqual([]);
+  });
+
+  it('names the grants re-creating leaves out: unknown resources, write on a read-only one; nothing without a catalogue', () => {
+    const grants = ['codeup:repository:write', 'codeup:gone:read', 'base:user:write'];
+    expect(droppedGrants(tree, grants)).toEqual(['codeup:gone:read', 'base:user:write']);
+    expect(droppedGrants(tree, ['codeup:repository:read'])).toEqual([]);
+    expect(droppedGrants([], grants)).toEqual([]);
   });
 });

@@ -112,6 +112,53 @@ describe('AccessTokensStore', () => {
     expect(calls.find((c) => c.method === 'DELETE')?.path).toBe('/users/ajax/v1/my/tokens/a');
   });
 
+  it('regenerate and re-create: the new value once with what changed, at the top of page 1; copying forgets both', async () => {
+    const { client, calls } = tokenBackend({
+      tokens: [
+        testToken('live'),
+        testToken('old', { expired: true, expires_at: '2020-01-01T00:00:00.000Z', token_scopes: ['x:gone:read'] }),
+      ],
+    });
+    const store = new AccessTokensStore(client);
+    await store.load();
+    store.page.current = 2;
+    const expires_at = '2099-06-01T00:00:00.000Z';
+    expect(await store.regenerate('live', { expires_at, grace_minutes: 60 })).toEqual({ ok: true });
+    expect(calls.at(-2)).toMatchObject({
+      method: 'POST',
+      path: '/users/ajax/v1/my/tokens/live/regenerate',
+      body: { expires_at, grace_minutes: 60 },
+    });
+    expect(store.visibleToken).toMatch(/^pt-RENEWED/);
+    expect(store.lastRenewal?.dropped_scopes).toEqual([]);
+    expect(store.page.current).toBe(1);
+    expect(store.list.map((t) => t.token_id)).not.toContain('live');
+    store.tokenCopied();
+    expect([store.visibleToken, store.lastRenewal]).toEqual([null, null]);
+
+    expect(await store.recreate('old', { expires_at })).toEqual({ ok: true });
+    expect(calls.at(-2)).toMatchObject({ path: '/users/ajax/v1/my/tokens/old/recreate', body: { expires_at } });
+    expect(store.lastRenewal).toEqual({
+      previous_stops_at: '2020-01-01T00:00:00.000Z',
+      dropped_scopes: ['x:gone:read'],
+    });
+    store.reset();
+    expect([store.visibleToken, store.lastRenewal]).toEqual([null, null]);
+  });
+
+  it('a refused renewal keeps the one-time display empty and says why', async () => {
+    const { client } = tokenBackend({
+      tokens: [testToken('live')],
+      fail: (c) => (c.method === 'POST' && !c.path.endsWith(':search') ? 409 : undefined),
+    });
+    const store = new AccessTokensStore(client);
+    expect(await store.regenerate('live', { expires_at: '2099-06-01T00:00:00.000Z', grace_minutes: 0 })).toEqual({
+      ok: false,
+      failure: { text: 'refused by test' },
+    });
+    expect([store.visibleToken, store.lastRenewal, store.saving]).toEqual([null, null, false]);
+  });
+
   it('legacy: lists through tokens:batch, fetches scopes only when the batch has none or fails', async () => {
     const withScopes = tokenBackend({ tokens: many(3), batchScopes: true });
     const a = new AccessTokensStore(withScopes.client, { legacy: true, userId: () => 'u1' });
