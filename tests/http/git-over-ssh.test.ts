@@ -121,7 +121,7 @@ describe('git over SSH', { timeout: 60_000 }, () => {
     const refused = await git('reader', ['push', '-q', 'origin', 'main'], r.into);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain(
-      'Your SSH key "reader" is read-only: it can clone and pull but not push. Use a read-write key, or change its scope under Personal settings > SSH keys.',
+      'Your SSH key "reader" is read-only: it can clone and pull but not push. Use a read-write key, or change its scope in your account settings, under SSH keys.',
     );
     expect((await uses('reader')).find((u) => u.outcome === 'refused')).toMatchObject({
       action: 'git-receive-pack Acme/demo.git',

@@ -14,9 +14,9 @@ export const messages = defineServerMessages({
     SshKeyNotFound: 'The SSH key does not exist.',
     SshKeyExpiryPast: 'The expiration date must be in the future.',
     SshKeyExpired:
-      'Your SSH key "{name}" expired on {date} and can no longer be used. Set a new expiry or add a new key under Personal settings > SSH keys.',
+      'Your SSH key "{name}" expired on {date} and can no longer be used. Set a new expiration date or add a new key in your account settings, under SSH keys.',
     SshKeyReadOnly:
-      'Your SSH key "{name}" is read-only: it can clone and pull but not push. Use a read-write key, or change its scope under Personal settings > SSH keys.',
+      'Your SSH key "{name}" is read-only: it can clone and pull but not push. Use a read-write key, or change its scope in your account settings, under SSH keys.',
     GitRepositoryPathInvalid:
       'The repository "{repository}" is not a valid path. Use <organization>/<repository>.git, e.g. git@host:MyOrg/project.git.',
   },
