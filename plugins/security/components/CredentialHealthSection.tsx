@@ -121,7 +121,8 @@ export const CredentialHealthSection = observer(function CredentialHealthSection
       title: t('security.health.column.credential'),
       key: 'credential',
       render: (_, c) => (
-        <div style={{ display: 'grid', gap: 4, minWidth: 0 }}>
+        // A width of its own: a long name with no space wraps here instead of widening the table past the page.
+        <div style={{ display: 'grid', gap: 4, minWidth: 0, maxWidth: 420 }}>
           <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="security-health-kind">
             {t(KIND_IDS[c.kind])}
           </Typography.Text>
