@@ -16,7 +16,7 @@ import type {
   TokenUpdateBody,
 } from './contract';
 import { TOKEN_PAGE_SIZE_DEFAULT } from './limits';
-import { hasStrings, isListOf, isRecord, isStringOrNull } from '../../src/core/shape';
+import { hasStrings, isLastUse, isListOf, isRecord, isStringOrNull } from '../../src/core/shape';
 
 /** Local-storage key of the remembered page size. */
 export const PAGE_SIZE_KEY = 'access-tokens.pageSize';
@@ -360,6 +360,7 @@ export function isTokenPage(v: unknown): v is TokenPage {
         token.token_scopes.every((s: unknown) => typeof s === 'string') &&
         isStringOrNull(token.expires_at) &&
         isStringOrNull(token.last_used_at) &&
+        (token.last_use === null || isLastUse(token.last_use)) &&
         typeof token.expired === 'boolean' &&
         token.token === undefined,
     )

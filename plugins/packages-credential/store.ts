@@ -5,7 +5,7 @@ import type { StoreFactory } from '../../src/core/stores/root';
 import { packagesCredentialApi } from './api';
 import type { PackagesUserInfo } from './contract';
 import type { LastUse } from '../../schemas/credential-uses';
-import { isRecord, isStringOrNull } from '../../src/core/shape';
+import { isLastUse, isRecord, isStringOrNull } from '../../src/core/shape';
 
 /** The artifact-repository credential and its reset. */
 export class PackagesCredentialStore extends ResourceStore<PackagesUserInfo | null> {
@@ -77,16 +77,5 @@ export function isUserInfo(v: unknown): v is PackagesUserInfo {
     typeof v.has_password === 'boolean' &&
     isStringOrNull(v.effective_at) &&
     (v.last_use === null || isLastUse(v.last_use))
-  );
-}
-
-/** A last use as the service answers it: a time, an address and the client (null when it did not say). */
-function isLastUse(v: unknown): v is LastUse {
-  return (
-    isRecord(v) &&
-    Object.keys(v).length === 3 &&
-    typeof v.at === 'string' &&
-    typeof v.address === 'string' &&
-    isStringOrNull(v.client)
   );
 }

@@ -4,7 +4,7 @@ import { annotate, ResourceStore } from '../../src/core/stores/resource';
 import type { StoreFactory } from '../../src/core/stores/root';
 import { sshKeysApi } from './api';
 import type { SshKey, SshKeyCreateBody, SshKeyUpdateBody } from './contract';
-import { hasStrings, isListOf, isStringOrNull } from '../../src/core/shape';
+import { hasStrings, isLastUse, isListOf, isStringOrNull } from '../../src/core/shape';
 
 /** Service error codes the page explains in its own catalogue (the UI language may differ from the service's). */
 export const SSH_KEY_ERROR_MESSAGES: Readonly<Record<string, string>> = {
@@ -92,6 +92,7 @@ export function isKeyList(v: unknown): v is SshKey[] {
       hasStrings(key, ['id', 'name', 'key', 'key_type', 'fingerprint', 'scope', 'created_at']) &&
       isStringOrNull(key.expires_at) &&
       isStringOrNull(key.last_used_at) &&
+      (key.last_use === null || isLastUse(key.last_use)) &&
       typeof key.expired === 'boolean',
   );
 }
