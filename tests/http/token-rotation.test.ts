@@ -8,6 +8,7 @@ import { TOKEN_GRACE_MINUTES_MAX } from '../../plugins/access-tokens/limits';
 import { DEFAULT_REAUTH_WINDOW_MINUTES } from '../../server/config';
 import { REAUTH_REQUIRED } from '../../schemas/reauth';
 import { SECURITY_PATHS } from '../../plugins/security/limits';
+import { expectNoSecrets } from '../kit/secrets';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -133,6 +134,8 @@ describe('regenerating and re-creating personal access tokens', () => {
       expect.objectContaining({ kind: 'credential.regenerated', detail: { credential: 'token', name: 'deploy' } }),
     );
     expect(history.text).not.toContain(fresh.token);
+    // Neither secret reaches the service's log.
+    expectNoSecrets(s.logs, [fresh.token, old.token]);
   });
 
   it('stops the old secret at once without a grace, and never lets a grace outlive the old expiry', async () => {
