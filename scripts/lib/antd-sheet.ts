@@ -21,7 +21,7 @@ const require = createRequire(import.meta.url);
 // prettier-ignore
 export const UNUSED_ANTD_COMPONENTS = [
   'Affix', 'Anchor', 'App', 'AutoComplete', 'BackTop', 'Breadcrumb', 'Calendar', 'Carousel', 'Cascader', 'Collapse',
-  'ColorPicker', 'Descriptions', 'FloatButton', 'Image', 'InputNumber', 'Masonry', 'Mentions', 'Progress', 'QRCode',
+  'ColorPicker', 'FloatButton', 'Image', 'InputNumber', 'Masonry', 'Mentions', 'Progress', 'QRCode',
   'Rate', 'Segmented', 'Slider', 'Splitter', 'Statistic', 'Timeline', 'Tour', 'Transfer', 'Tree', 'TreeSelect',
   'Upload', 'Watermark'
 ] as const;

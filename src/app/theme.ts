@@ -29,7 +29,11 @@ const CONTRAST: Record<Shade, ThemeConfig> = {
       colorTextTertiary: 'rgba(255, 255, 255, 0.62)',
       colorError: '#ff7875',
     },
-    components: { Menu: { itemSelectedColor: 'rgba(255, 255, 255, 0.95)' } },
+    components: {
+      Menu: { itemSelectedColor: 'rgba(255, 255, 255, 0.95)' },
+      // White on the dark shade's light error red reads at 2.6:1; dark text on it reads at AA (a solid danger button).
+      Button: { dangerColor: 'rgba(0, 0, 0, 0.88)' },
+    },
   },
 };
 
