@@ -13,14 +13,15 @@ test.describe.configure({ timeout: 240_000 });
 
 const USER = E2E_USERS.responsive;
 const WIDTHS = [320, 375, 768, 1280] as const;
-/** Shades the walk covers: the system's (the account's choice is the default, follow the system). */
+/**
+ * Shades the walk covers: the system's (the account's choice is the default, follow the system). Each page is checked
+ * in both at every width without a second visit: it opens in one shade, is checked, then the system's shade changes
+ * in place (the dark sheet's media and the app's `useMediaQuery` follow it, as when a person switches the system's
+ * theme) and it is checked again. Which shade opens alternates by page and width, so every page also opens painted
+ * dark (the service's sheet link, no flash) at two of the four widths.
+ */
 const THEMES = ['light', 'dark'] as const;
 type Theme = (typeof THEMES)[number];
-/**
- * The widths each shade is walked at: light at all four; dark at the narrowest only, since a shade changes colours and
- * not the layout (axe checks the colours there; it keeps the suite's time: each walk is 20-30 s per edition).
- */
-const WIDTHS_BY_THEME: Record<Theme, readonly number[]> = { light: WIDTHS, dark: [320] };
 /** The settings sections E2E Org's members see (code hosting installed, packages not). */
 const SECTIONS: Record<string, string[]> = {
   vpc: ['profile', 'security', 'personalAccessToken', 'ssh', 'third-party'],
@@ -131,12 +132,50 @@ async function overflowOf(page: Page) {
   }, DESCRIBE);
 }
 
-/** Checks the page as it is now, then keeps a screenshot of it (`<edition>-<theme>-<width>-<page>.png`). */
-async function checkPage(page: Page, info: TestInfo, theme: Theme, width: number, url: string) {
+/**
+ * Axe again on the page the last check left, after its shade changed in place: the fixture's settling holds (the app
+ * took over, its calls answered, no pointer, popover or toast), so what is left is the colours' own transitions; and
+ * the axe-core that check put in the page runs again (`axe.run`, no second injection and no blank page to gather the
+ * results in, which is most of a check's time). The page has no frame, so the top document is the whole page.
+ */
+async function expectNoAxeViolationsAfterShadeChange(page: Page) {
+  expect(page.frames(), 'the page has no frame axe.run would not reach').toHaveLength(1);
+  await page.waitForFunction(
+    () =>
+      new Promise<boolean>((resolve) => {
+        let quietSince = performance.now();
+        const check = () => {
+          const moving = document
+            .getAnimations()
+            .some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity);
+          if (moving) quietSince = performance.now();
+          if (performance.now() - quietSince >= 300) resolve(true);
+          else requestAnimationFrame(check);
+        };
+        check();
+      }),
+  );
+  const violations = await page.evaluate(async () => {
+    const { axe } = window as unknown as { axe?: typeof import('axe-core') };
+    if (!axe) return ['axe-core is not in the page: the shade changed before the first check'];
+    const results = await axe.run(document, { resultTypes: ['violations'] });
+    return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  expect(violations).toEqual([]);
+}
+
+/**
+ * Checks the page as it is now, then keeps a screenshot of it (`<edition>-<theme>-<width>-<page>.png`). `switched`:
+ * the page was checked in the other shade just before and the system's shade changed since (no navigation).
+ */
+async function checkPage(page: Page, info: TestInfo, theme: Theme, width: number, url: string, switched = false) {
   // The page is in the shade asked for: antd's container colour behind it (#141414 dark, white light).
-  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-  expect(background, `${url} in the ${theme} shade`).toBe(theme === 'dark' ? 'rgb(20, 20, 20)' : 'rgb(255, 255, 255)');
-  await expectNoAxeViolations(page, []);
+  await expect(page.locator('body'), `${url} in the ${theme} shade`).toHaveCSS(
+    'background-color',
+    theme === 'dark' ? 'rgb(20, 20, 20)' : 'rgb(255, 255, 255)',
+  );
+  if (switched) await expectNoAxeViolationsAfterShadeChange(page);
+  else await expectNoAxeViolations(page, []);
   const overflow = await overflowOf(page);
   expect.soft(overflow.scrollWidth, `${url} at ${width} px: no sideways scroll`).toBeLessThanOrEqual(overflow.width);
   expect.soft(overflow.wide, `${url} at ${width} px: nothing wider than the window`).toEqual([]);
@@ -146,33 +185,41 @@ async function checkPage(page: Page, info: TestInfo, theme: Theme, width: number
   await info.attach(`${theme} ${width} px ${url}`, { path: file, contentType: 'image/png' });
 }
 
-for (const theme of THEMES) {
-  for (const width of WIDTHS_BY_THEME[theme]) {
-    test(`every page fits ${width} px (${theme})`, async ({ page, playwright }, info) => {
-      const edition = info.project.name;
-      const request = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
-      await seed(request, edition === 'global' ? '/codeup/api/v3/user/keys' : '/uiless/proxy/codeup/api/v3/user/keys');
-      await request.dispose();
-      await page.setViewportSize({ width, height: 800 });
-      await page.emulateMedia({ colorScheme: theme });
+WIDTHS.forEach((width, w) => {
+  test(`every page fits ${width} px (light and dark)`, async ({ page, playwright }, info) => {
+    const edition = info.project.name;
+    const request = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
+    await seed(request, edition === 'global' ? '/codeup/api/v3/user/keys' : '/uiless/proxy/codeup/api/v3/user/keys');
+    await request.dispose();
+    await page.setViewportSize({ width, height: 800 });
 
-      for (const url of SIGNED_OUT_PAGES) {
-        await page.goto(url);
-        await checkPage(page, info, theme, width, url);
-      }
-      await signIn(page, USER);
-      for (const url of signedInPages(edition)) {
-        await page.goto(url);
+    let visits = 0;
+    /** Opens `url` in one shade, checks it, switches the system's shade in place and checks it again. */
+    const visit = async (url: string, loaded?: () => Promise<void>) => {
+      const shades = (visits++ + w) % 2 === 0 ? THEMES : ([...THEMES].reverse() as Theme[]);
+      await page.emulateMedia({ colorScheme: shades[0] });
+      await page.goto(url);
+      await loaded?.();
+      await checkPage(page, info, shades[0], width, url);
+      await page.emulateMedia({ colorScheme: shades[1] });
+      await checkPage(page, info, shades[1], width, url, true);
+    };
+
+    for (const url of SIGNED_OUT_PAGES) await visit(url);
+    await signIn(page, USER);
+    for (const url of signedInPages(edition)) {
+      // The list is there. The painted page holds both the table and the cards (CSS hides one) until the section is
+      // the app's, which can be after `goto` on a busy machine: the one shown is what counts.
+      await visit(url, async () => {
         if (url.endsWith('/personalAccessToken')) {
-          await expect(page.getByTestId('token-name').first()).toBeVisible();
+          await expect(page.getByTestId('token-name').filter({ visible: true }).first()).toBeVisible();
         }
-        if (url.endsWith('/ssh')) await expect(page.getByText(SSH_KEY_NAME)).toBeVisible();
-        await checkPage(page, info, theme, width, url);
-      }
-      await dropSession(page);
-    });
-  }
-}
+        if (url.endsWith('/ssh')) await expect(page.getByText(SSH_KEY_NAME).filter({ visible: true })).toBeVisible();
+      });
+    }
+    await dropSession(page);
+  });
+});
 
 test('a long token name is cut at 1280 px, whole on hover and on focus, and the other columns stay in view', async ({
   page,
