@@ -80,12 +80,7 @@ export type AccountEventBody =
 
 /** Why a sign-in or a proof was refused (never which of name or password was wrong: the account is known here). */
 export type SignInFailure =
-  | 'wrong-password'
-  | 'locked'
-  | 'slider-failed'
-  | 'directory-refused'
-  | 'third-party-refused'
-  | 'wrong-second-factor';
+  'wrong-password' | 'locked' | 'slider-failed' | 'directory-refused' | 'third-party-refused' | 'wrong-second-factor';
 
 /** The type names of account events. */
 export type AccountEventType = AccountEventBody['type'];
