@@ -1,12 +1,14 @@
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import {
   ageProofs,
+  createTokenOnPage,
   expect,
   expectNoAxeViolations,
   SECTION_AXE_EXCLUDE,
   seedTokens,
   signIn,
   test,
+  TOKENS_PAGE as TOKENS,
   type E2EAccount,
   type E2ETokenSeed,
 } from './fixtures';
@@ -22,7 +24,6 @@ import {
 // Two pages, an axe pass and several calls per test: room for a loaded 2-core machine (each takes 10 to 20 s there).
 test.describe.configure({ timeout: 90_000 });
 
-const TOKENS = '/users/settings/personalAccessToken';
 const SECURITY = '/users/settings/security';
 const ME = '/oapi/v1/platform/user';
 const ORGS = '/oapi/v1/platform/organizations';
@@ -66,17 +67,10 @@ test('a new token: its curl snippet is copied and pasted, its last use and usage
   const zh = zhProjects.has(info.project.name);
   await seedTokens(baseURL!, user, []);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL! });
-  await signIn(page, user, TOKENS);
+  await signIn(page, user);
 
   const name = 'CI deploy';
-  await page.getByTestId('token-create').click();
-  const drawer = page.getByRole('dialog');
-  await expect(drawer.getByRole('checkbox', { name: /base:user$/ })).toBeVisible({ timeout: 20_000 });
-  await page.locator('#access-token-name').fill(name);
-  await page.locator('#access-token-description').fill('deploys from CI');
-  await drawer.getByText(/^(30 天|30 days)$/).click();
-  await drawer.getByRole('checkbox', { name: /base:user$/ }).check();
-  await page.getByTestId('token-save').click();
+  await createTokenOnPage(page, name, 'deploys from CI');
   const token = (await page.getByTestId('token-value').innerText()).trim();
   expect(token).toMatch(/^pt-/);
 

@@ -415,6 +415,25 @@ export async function ageProofs(baseURL: string, username: string): Promise<void
   expect(res.status).toBe(204);
 }
 
+/** The personal access tokens page. */
+export const TOKENS_PAGE = '/users/settings/personalAccessToken';
+
+/**
+ * Opens the tokens page and fills its new-token drawer as a person does (`name`, `description`, 30 days, the
+ * base:user scope), then saves; the caller waits for what follows (the one-time display, or the password asked first).
+ */
+export async function createTokenOnPage(page: Page, name: string, description: string): Promise<void> {
+  await page.goto(TOKENS_PAGE);
+  await page.getByTestId('token-create').click();
+  const drawer = page.getByRole('dialog');
+  await expect(drawer.getByRole('checkbox', { name: /base:user$/ })).toBeVisible({ timeout: 20_000 });
+  await page.locator('#access-token-name').fill(name);
+  await page.locator('#access-token-description').fill(description);
+  await drawer.getByText(/^(30 天|30 days)$/).click();
+  await drawer.getByRole('checkbox', { name: /base:user$/ }).check();
+  await page.getByTestId('token-save').click();
+}
+
 /** A token for the e2e service to make for an account, with its age, last use and expiry in days from now. */
 export interface E2ETokenSeed {
   name: string;

@@ -1,5 +1,14 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, expectAppTookOver, expectNoAxeViolations, holdScripts, SCRIPTS_ROUTE, signIn, test } from './fixtures';
+import {
+  createTokenOnPage,
+  expect,
+  expectAppTookOver,
+  expectNoAxeViolations,
+  holdScripts,
+  SCRIPTS_ROUTE,
+  signIn,
+  test,
+} from './fixtures';
 
 // The message center end to end: the product's own security events land in the inbox, the bell counts them, and
 // the page reads, selects and deletes them. Each test has its own account (tests/e2e/serve.ts seeds them).
@@ -25,15 +34,7 @@ async function bellCount(page: Page): Promise<number> {
 
 /** Creates a personal access token through the tokens page, as a person does (30 days, one scope). */
 async function createToken(page: Page, name: string) {
-  await page.goto('/users/settings/personalAccessToken');
-  await page.getByTestId('token-create').click();
-  const drawer = page.getByRole('dialog');
-  await expect(drawer.getByRole('checkbox', { name: /base:user$/ })).toBeVisible({ timeout: 20_000 });
-  await page.locator('#access-token-name').fill(name);
-  await page.locator('#access-token-description').fill('made by the inbox spec');
-  await drawer.getByText(/^(30 天|30 days)$/).click();
-  await drawer.getByRole('checkbox', { name: /base:user$/ }).check();
-  await page.getByTestId('token-save').click();
+  await createTokenOnPage(page, name, 'made by the inbox spec');
   await expect(page.getByTestId('token-created')).toBeVisible({ timeout: 20_000 });
 }
 

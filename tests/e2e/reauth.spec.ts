@@ -1,5 +1,14 @@
 import type { Page } from '@playwright/test';
-import { ageProofs, E2E_USERS, expect, expectNoAxeViolations, signIn, test } from './fixtures';
+import {
+  ageProofs,
+  createTokenOnPage,
+  E2E_USERS,
+  expect,
+  expectNoAxeViolations,
+  signIn,
+  test,
+  TOKENS_PAGE as TOKENS,
+} from './fixtures';
 
 // Re-authentication ("sudo mode") end to end: a session whose last proof is older than the window is asked for the
 // password in the core's dialog when it creates a token, once; the call then goes through as if nothing happened,
@@ -8,20 +17,9 @@ import { ageProofs, E2E_USERS, expect, expectNoAxeViolations, signIn, test } fro
 test.describe.configure({ timeout: 120_000 });
 
 const user = E2E_USERS.reauth;
-const TOKENS = '/users/settings/personalAccessToken';
 
 /** Fills the new-token drawer (name, description, 30 days, one scope) and saves. */
-async function createToken(page: Page, name: string) {
-  await page.goto(TOKENS);
-  await page.getByTestId('token-create').click();
-  const drawer = page.getByRole('dialog');
-  await expect(drawer.getByRole('checkbox', { name: /base:user$/ })).toBeVisible({ timeout: 20_000 });
-  await page.locator('#access-token-name').fill(name);
-  await page.locator('#access-token-description').fill('made in the re-authentication spec');
-  await drawer.getByText(/^(30 天|30 days)$/).click();
-  await drawer.getByRole('checkbox', { name: /base:user$/ }).check();
-  await page.getByTestId('token-save').click();
-}
+const createToken = (page: Page, name: string) => createTokenOnPage(page, name, 'made in the re-authentication spec');
 
 test('a stale session is asked for the password once, the token is then made; not again within the window', async ({
   page,
