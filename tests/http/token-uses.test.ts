@@ -253,4 +253,22 @@ describe('token uses refused by an organisation', () => {
       ['192.0.2.1', 'refused', 'ip-whitelist'],
     ]);
   });
+
+  it('records a use refused until the owner has changed the password', async () => {
+    await app.ctx.db.updateTable('users').set({ must_change_password: 1 }).where('id', '=', carolId).execute();
+    const a = await app.inject({
+      method: 'GET',
+      url: '/oapi/v1/platform/user',
+      headers: { 'x-yunxiao-token': token },
+      remoteAddress: '198.51.100.20',
+    });
+    expect(a.statusCode).toBe(403);
+    expect(a.json().code).toBe('PasswordChangeRequired');
+    const uses = await app.ctx.credentialUses.timeline(carolId, 'token', tokenId);
+    expect(uses.find((u) => u.address === '198.51.100.20')).toMatchObject({
+      action: 'GET /oapi/v1/platform/user',
+      outcome: 'refused',
+      reason: 'password-change',
+    });
+  });
 });
