@@ -64,7 +64,7 @@ function UseRow({ use }: { use: CredentialUseView }) {
       <dl
         style={{
           display: 'grid',
-          gridTemplateColumns: 'minmax(auto, 30%) minmax(0, 1fr)',
+          gridTemplateColumns: 'max-content minmax(0, 1fr)',
           gap: '2px 12px',
           margin: 0,
         }}
