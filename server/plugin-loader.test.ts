@@ -83,6 +83,8 @@ describe('server slices', () => {
       '070-second-factors',
       '071-org-second-factor',
       '072-sign-in-steps',
+      '073-credential-uses',
+      '074-token-rotation',
     ]);
     const clash = defineServerPlugin({ id: 'clash', migrations: { '002-usage-logs': coreMigrations['001-initial'] } });
     expect(() => allMigrations([clash])).toThrow(/"002-usage-logs" of plugin "clash" is already defined by the core/);

@@ -45,11 +45,15 @@ function UseRow({ use }: { use: CredentialUseView }) {
     <>
       <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: 8 }}>
         {use.outcome === 'ok' ? (
-          <Tag icon={<CheckCircleFilled style={{ color: 'var(--ant-color-success)' }} />} data-testid="use-outcome">
+          <Tag
+            icon={<CheckCircleFilled />}
+            styles={{ icon: { color: 'var(--ant-color-success)' } }}
+            data-testid="use-outcome"
+          >
             <FormattedMessage id="core.credentialUses.allowed" />
           </Tag>
         ) : (
-          <Tag icon={<StopOutlined style={{ color: 'var(--ant-color-error)' }} />} data-testid="use-outcome">
+          <Tag icon={<StopOutlined />} styles={{ icon: { color: 'var(--ant-color-error)' } }} data-testid="use-outcome">
             {reason ? (
               <FormattedMessage id="core.credentialUses.refusedBecause" values={{ reason }} />
             ) : (
