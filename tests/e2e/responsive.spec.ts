@@ -134,27 +134,25 @@ async function overflowOf(page: Page) {
 
 /**
  * Axe again on the page the last check left, after its shade changed in place: the fixture's settling holds (the app
- * took over, its calls answered, no pointer, popover or toast), so what is left is the colours' own transitions; and
- * the axe-core that check put in the page runs again (`axe.run`, no second injection and no blank page to gather the
- * results in, which is most of a check's time). The page has no frame, so the top document is the whole page.
+ * took over, its calls answered, no pointer, popover or toast), so what is left is the new colours' transitions, which
+ * the change starts together (and the app's own re-render for the system's shade, within a frame): once they have
+ * ended, the colours are final. The axe-core that check put in the page runs again (`axe.run`: no second injection and
+ * no blank page to gather the results in, which is most of a check's time). The page has no frame, so the top
+ * document is the whole page.
  */
 async function expectNoAxeViolationsAfterShadeChange(page: Page) {
   expect(page.frames(), 'the page has no frame axe.run would not reach').toHaveLength(1);
-  await page.waitForFunction(
-    () =>
-      new Promise<boolean>((resolve) => {
-        let quietSince = performance.now();
-        const check = () => {
-          const moving = document
-            .getAnimations()
-            .some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity);
-          if (moving) quietSince = performance.now();
-          if (performance.now() - quietSince >= 300) resolve(true);
-          else requestAnimationFrame(check);
-        };
-        check();
-      }),
-  );
+  await page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const moving = () =>
+      document
+        .getAnimations()
+        .filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity);
+    // A transition replaced by another rejects `finished`: the loop then waits for the new one.
+    for (let running = moving(); running.length; running = moving()) {
+      await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+    }
+  });
   const violations = await page.evaluate(async () => {
     const { axe } = window as unknown as { axe?: typeof import('axe-core') };
     if (!axe) return ['axe-core is not in the page: the shade changed before the first check'];
