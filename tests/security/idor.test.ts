@@ -150,6 +150,13 @@ describe('IDOR matrix', () => {
           { method: 'DELETE', path: `${p}/${id}` },
         ]),
       ),
+      // Regenerate and re-create (issue 42): a stranger's id is somebody else's token, whatever its state.
+      {
+        method: 'POST',
+        path: `/users/ajax/v1/my/tokens/${ids.token}/regenerate`,
+        body: { expires_at: expires, grace_minutes: 0 },
+      },
+      { method: 'POST', path: `/users/ajax/v1/my/tokens/${ids.token}/recreate`, body: { expires_at: expires } },
       { method: 'POST', path: '/users/ajax/v1/tokens:batch', body: { user_id: ids.alice } },
       ...['/codeup/api/v3/user/keys', '/uiless/proxy/codeup/api/v3/user/keys'].flatMap((p) => [
         { method: 'GET', path: `${p}/${ids.key}` },
