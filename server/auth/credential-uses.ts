@@ -69,12 +69,16 @@ export interface CredentialUses {
   record(use: CredentialUseInput): Promise<void>;
   /** The last successful use of each of `ids` (of one kind), for the lists. */
   lastUses(kind: CredentialKind, ids: readonly string[]): Promise<Map<string, LastCredentialUse>>;
-  /** A page of a credential's timeline, newest first; only the owner's rows (the owner check is `userId`). */
+  /**
+   * Up to `limit` (a page) of a credential's uses before `before`, newest first; only the owner's rows (the owner
+   * check is `userId`).
+   */
   timeline(
     userId: string,
     kind: CredentialKind,
     credentialId: string,
     before?: { at: number; id: string },
+    limit?: number,
   ): Promise<CredentialUse[]>;
   /** Forgets the uses of credentials that are gone (a deleted token or key). */
   forget(kind: CredentialKind, credentialIds: readonly string[]): Promise<void>;
@@ -173,6 +177,7 @@ export class CredentialUseStore implements CredentialUses {
     kind: CredentialKind,
     credentialId: string,
     before?: { at: number; id: string },
+    limit = CREDENTIAL_TIMELINE_PAGE,
   ): Promise<CredentialUse[]> {
     let q = this.db
       .selectFrom('credential_uses')
@@ -184,7 +189,7 @@ export class CredentialUseStore implements CredentialUses {
       q = q.where((eb) =>
         eb.or([eb('at', '<', before.at), eb.and([eb('at', '=', before.at), eb('id', '<', before.id)])]),
       );
-    const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(CREDENTIAL_TIMELINE_PAGE).execute();
+    const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     return rows.map((r) => ({
       id: r.id,
       kind: r.kind as CredentialKind,

@@ -43,7 +43,15 @@ export const credentialUseRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!m) throw new AppError(400, 'InvalidParameter', { detail: 'querystring/before is not a page cursor' });
         after = { at: Number(m[1]), id: m[2] };
       }
-      const uses = await app.ctx.credentialUses.timeline(req.session!.user.id, kind, id, after);
+      // One row past the page tells whether an older page exists, so the last page offers no empty "load older".
+      const found = await app.ctx.credentialUses.timeline(
+        req.session!.user.id,
+        kind,
+        id,
+        after,
+        CREDENTIAL_TIMELINE_PAGE + 1,
+      );
+      const uses = found.slice(0, CREDENTIAL_TIMELINE_PAGE);
       return {
         uses: uses.map((u) => ({
           id: u.id,
@@ -54,7 +62,7 @@ export const credentialUseRoutes: FastifyPluginAsyncTypebox = async (app) => {
           outcome: u.outcome,
           reason: u.reason,
         })),
-        next: uses.length === CREDENTIAL_TIMELINE_PAGE ? cursorOf(uses[uses.length - 1]) : null,
+        next: found.length > CREDENTIAL_TIMELINE_PAGE ? cursorOf(uses[uses.length - 1]) : null,
       };
     },
   );

@@ -143,6 +143,24 @@ describe('token uses on the open API', () => {
     expect((await new Client(s.url).req('GET', `${CREDENTIAL_USES_PATH}?kind=token&id=${record.id}`)).status).toBe(401);
   });
 
+  it('offers no older page after a timeline of exactly one page', async () => {
+    const { record } = await issue('exact');
+    for (let i = 0; i < CREDENTIAL_TIMELINE_PAGE; i++) {
+      await s.ctx.credentialUses.record({
+        kind: 'token',
+        credentialId: record.id,
+        userId: s.users.alice.id,
+        address: `10.0.1.${i}`,
+        client: null,
+        action: `GET ${USER}`,
+        outcome: 'ok',
+      });
+    }
+    const page = await timeline(alice, record.id);
+    expect(page.json.uses).toHaveLength(CREDENTIAL_TIMELINE_PAGE);
+    expect(page.json.next).toBeNull();
+  });
+
   it('answers a bad query with the one error shape, in both languages', async () => {
     for (const q of [
       'kind=password&id=x',
