@@ -87,6 +87,17 @@ export const CredentialHealthItemSchema = Type.Object(
     createdAt: Type.String({ description: 'ISO time' }),
     expiresAt: Type.Union([Type.String(), Type.Null()]),
     lastUse: Type.Union([LastUseSchema, Type.Null()]),
+    /** A session's browser as its User-Agent tells it (each part null when it does not), for the page to name it. */
+    browser: Type.Optional(
+      Type.Object(
+        {
+          name: Type.Union([Type.String(), Type.Null()]),
+          version: Type.Union([Type.String(), Type.Null()]),
+          os: Type.Union([Type.String(), Type.Null()]),
+        },
+        closed,
+      ),
+    ),
     marks: Type.Array(HealthMarkSchema),
     /**
      * True when "revoke all stale" would revoke it: expired, or unused for 30 days or more (counted from its creation

@@ -67,6 +67,7 @@ const FRESH_TOKEN = testHealthItem('t2', {
 const HERE = testHealthItem('s1', {
   kind: 'session',
   name: 'Chrome 131 · Windows',
+  browser: { name: 'Chrome', version: '131', os: 'Windows' },
   expiresAt: '2026-11-27T09:35:00.000Z',
   lastUse: { at: '2026-11-27T09:04:00.000Z', address: '127.0.0.1', client: null },
   marks: [],
@@ -86,7 +87,7 @@ describe('credential health on the security page', () => {
       'deploy',
       'old ci',
       'laptop',
-      'Chrome 131 · Windows',
+      'Chrome 131 on Windows',
     ]);
     const marks = [...part.querySelectorAll('[data-testid="security-health-mark"]')].map((m) => m.textContent);
     expect(new Set(marks)).toEqual(

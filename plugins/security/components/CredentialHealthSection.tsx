@@ -14,7 +14,7 @@ import type { CredentialHealthItem, HealthMark } from '../contract';
 import { HEALTH_KINDS, HEALTH_MARKS, type CredentialHealthStore, type HealthKind } from '../health-store';
 import { SectionHeading } from './SectionHeading';
 import { LoadFailed } from './LoadFailed';
-import type { Toast, Translate } from './words';
+import { browserText, type Toast, type Translate } from './words';
 
 /** Props of the credential-health part of the page. */
 export interface CredentialHealthSectionProps {
@@ -85,9 +85,9 @@ function MarkTag({ mark, t }: { mark: HealthMark; t: Translate }) {
   );
 }
 
-/** An item's name: a session is named by its browser ('' when its User-Agent told nothing). */
+/** An item's name: a session is named by its browser, in the words of the sessions section ("Chrome 131 on Windows"). */
 const itemName = (c: CredentialHealthItem, t: Translate) =>
-  c.name || (c.kind === 'session' ? t('security.browser.unknown') : '');
+  c.kind === 'session' ? browserText(c.browser ?? null, t) : c.name;
 
 /**
  * "Credential health": every personal access token, SSH key, the artifact-repository password and session of the

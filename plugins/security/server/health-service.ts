@@ -85,6 +85,7 @@ function sessionItem(row: SessionRow, now: number, current: boolean): Credential
     kind: 'session',
     id: row.handle,
     name: sessionName(row.user_agent),
+    browser: describeBrowser(row.user_agent).info,
     createdAt: iso(Number(row.created_at)),
     expiresAt: iso(sessionExpiry(row)),
     lastUse: { ...lastUse, at: iso(lastUse.at) },
