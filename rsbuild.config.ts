@@ -114,6 +114,8 @@ export default defineConfig({
   security: { nonce: 'CSP_NONCE_PLACEHOLDER' },
   output: {
     manifest: true,
+    // The app's own sheet (src/app/global.css, 1 KB) inside the page: linked, the first paint waited for it.
+    inlineStyles: true,
     // scripts/build.ts empties dist/ first: the renderer's folder is inside the web environment's.
     cleanDistPath: false,
     filename: { js: '[name].[contenthash:8].js', css: '[name].[contenthash:8].css' },

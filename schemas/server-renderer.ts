@@ -10,10 +10,13 @@ export function serverRendererFile(distDir: string, edition: string): string {
   return path.join(distDir, '.server', edition, `${SERVER_RENDERER_NAME}.cjs`);
 }
 
-/** A rendered first screen: the container's HTML and the antd rules it uses. */
+/**
+ * A rendered first screen: the container's HTML, and antd's `<style>` elements of what it renders (antd's own server
+ * extract, which the app's antd finds in the page and does not write again).
+ */
 export interface FirstScreen {
   html: string;
-  css: string;
+  styles: string;
 }
 
 /**

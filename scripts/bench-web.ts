@@ -1,16 +1,16 @@
-// `npm run bench:web`: Lighthouse (mobile preset, simulated throttling) in Debian's Chromium against the real
-// service, signed in, on every page of the product. Prints score, LCP, TBT and transferred bytes per page, and TBT by
+// `npm run bench:web`: Lighthouse (mobile preset, the browser really slowed down: devtools throttling) in Debian's
+// Chromium against the real service, signed in, on every page of the product. Prints score, LCP, TBT and transferred bytes per page, and TBT by
 // thread time: the blocking of the same tasks had the page had the cores to itself (on a small shared machine much of a
 // task's wall time is waiting for a core; scripts/lib/main-thread.ts).
 //   EDITION=global npm run bench:web       another edition (built first when missing)
-//   BENCH_WEB_RUNS=1 npm run bench:web     runs per page: the table gives the median run and the range of the scores
+//   BENCH_WEB_RUNS=1 npm run bench:web     runs per page: the table gives each figure's median and the range of the scores
 //                                          (default 5: on a shared two-core machine one page's score moves ±0.05 from
 //                                          run to run; Lighthouse's own advice is the median of five)
 //   BENCH_WEB_PAGES=login,tokens           only some pages (keys of PAGES below)
 //   BENCH_WEB_SAVE=/tmp/lh                 also keep each report (<page>.json) and trace (<page>.trace.json) there
 //   BENCH_WEB_ARTIFACTS=/tmp/art           keep Lighthouse's artifacts of each run (<page>-<run>/) to audit them again
 //   BENCH_WEB_VERBOSE=1                    also print each run's figures (speed index, the observed first paint)
-//   BENCH_WEB_THROTTLING=devtools          really slow the browser down (network and CPU) instead of simulating it
+//   BENCH_WEB_THROTTLING=simulate          Lighthouse's simulation from an unthrottled run instead (its default method)
 //   BENCH_WEB_THREAD_TIME=0                leave out the second audit of each run at thread time (the columns "score at
 //                                          thread time": Lighthouse's score of the same trace with each task of the
 //                                          page's thread lasting its thread time, scripts/lib/main-thread.ts)
@@ -60,12 +60,13 @@ const BACKGROUND_NICE = 10;
 const sharedCpu = !!process.env.BENCH_WEB_SHARED_CPU;
 /** Each run is audited a second time at thread time (BENCH_WEB_THREAD_TIME=0 leaves that out). */
 /**
- * BENCH_WEB_THROTTLING=devtools: the browser is really slowed (network and CPU, Lighthouse's `devtools` method) instead
- * of simulated from an unthrottled run. Slower, but what it reports is what the page did: the simulation counts every
- * request started before the observed LCP into the LCP, so a page whose scripts arrive before its first paint on a
- * fast machine is simulated as if it waited for them.
+ * By default the browser is really slowed (network and CPU: Lighthouse's `devtools` method), so what the bench reports
+ * is what the page did on a phone's network and core. BENCH_WEB_THROTTLING=simulate: Lighthouse's simulation from an
+ * unthrottled run (its own default), which counts every request that ended before the observed LCP into the LCP, so a
+ * painted page whose scripts arrive before its first paint on a fast machine is simulated as if it waited for them
+ * (docs/performance.md).
  */
-const devtoolsThrottling = process.env.BENCH_WEB_THROTTLING === 'devtools';
+const devtoolsThrottling = process.env.BENCH_WEB_THROTTLING !== 'simulate';
 const quietAudit = process.env.BENCH_WEB_THREAD_TIME !== '0' && !devtoolsThrottling;
 
 /** One page's figures. */
@@ -86,13 +87,28 @@ interface Row {
   observedFcp: number;
   bytes: number;
   requests: number;
-  /** The lowest and highest score of the page's runs (the row is the median run's). */
+  /** The lowest and highest score of the page's runs (the row holds each figure's median). */
   scoreRange?: [number, number];
+  /** The lowest and highest TBT of the page's runs. */
+  tbtRange?: [number, number];
   /** The same for the runs audited at thread time. */
   quietRange?: [number, number];
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The figures a page's row gives as the median of its runs. */
+const MEDIAN_FIGURES = [
+  'score',
+  'lcp',
+  'tbt',
+  'cls',
+  'cpuTbt',
+  'fcp',
+  'si',
+  'observedFcp',
+  'bytes',
+  'requests',
+] as const;
 
 async function main(): Promise<void> {
   const root = path.resolve(import.meta.dirname, '..');
@@ -217,7 +233,10 @@ async function main(): Promise<void> {
           lcp: audit('largest-contentful-paint'),
           tbt: audit('total-blocking-time'),
           cls: audit('cumulative-layout-shift'),
-          cpuTbt: (trace && mainThreadFigures(trace.traceEvents, page.path)?.cpuBlockingMs) ?? NaN,
+          // (A simulated run's figure: a throttled trace's tasks are already slowed, which it would count again.)
+          cpuTbt: devtoolsThrottling
+            ? NaN
+            : ((trace && mainThreadFigures(trace.traceEvents, page.path)?.cpuBlockingMs) ?? NaN),
           fcp: audit('first-contentful-paint'),
           si: audit('speed-index'),
           observedFcp: observed(lhr, 'observedFirstContentfulPaint'),
@@ -234,34 +253,43 @@ async function main(): Promise<void> {
           );
         }
       }
-      const pick = samples.find((s) => s.score === median(samples.map((x) => x.score)))!;
+      // Each figure is the median of its own runs (not one run's: the run of the median score may have any TBT).
+      const mid = (figure: (s: Row) => number) => median(samples.map(figure));
+      const pick: Row = {
+        ...samples[0],
+        ...Object.fromEntries(MEDIAN_FIGURES.map((k) => [k, mid((s) => s[k])])),
+      };
       const scores = samples.map((x) => x.score);
+      const tbts = samples.map((x) => x.tbt);
       const quietRuns = samples.flatMap((x) => (x.quiet ? [x.quiet] : []));
       const quietScores = quietRuns.map((q) => q.score);
       rows.push({
         ...pick,
         scoreRange: [Math.min(...scores), Math.max(...scores)],
+        tbtRange: [Math.min(...tbts), Math.max(...tbts)],
         // The median of the runs audited at thread time (its own median: not necessarily the same run's).
         quiet: quietRuns.find((q) => q.score === median(quietScores)),
         quietRange: quietScores.length ? [Math.min(...quietScores), Math.max(...quietScores)] : undefined,
       });
       console.log(
         `${key.padEnd(14)} score ${pick.score.toFixed(2)}  FCP ${ms(pick.fcp)}  LCP ${ms(pick.lcp)}  SI ${ms(pick.si)}  ` +
-          `TBT ${Math.round(pick.tbt)} ms (${Math.round(pick.cpuTbt)} by thread time)  CLS ${pick.cls.toFixed(3)}  ` +
+          `TBT ${Math.round(pick.tbt)} ms${devtoolsThrottling ? '' : ` (${Math.round(pick.cpuTbt)} by thread time)`}  ` +
+          `CLS ${pick.cls.toFixed(3)}  ` +
           `${(pick.bytes / 1024).toFixed(0)} KB in ${pick.requests} requests`,
       );
     }
     console.log(
-      `\nLighthouse ${process.env.npm_package_devDependencies_lighthouse ?? ''} mobile, edition ${edition}, ${transport}`,
+      `\nLighthouse ${process.env.npm_package_devDependencies_lighthouse ?? ''} mobile, ` +
+        `${devtoolsThrottling ? 'devtools' : 'simulated'} throttling, edition ${edition}, ${transport}`,
     );
     // "by thread time": the same tasks' blocking had the page had the cores to itself (scripts/lib/main-thread.ts).
     // "at thread time": Lighthouse's score of the same runs with each task at its thread time (atThreadTime).
     const quietCols = quietAudit ? ' score at thread time | its scores | its TBT |' : '';
     console.log(
-      `| page | score (median of ${runs}) | scores | FCP | LCP | TBT | TBT by thread time | CLS | transferred | requests |` +
+      `| page (median of ${runs} runs) | score | scores | FCP | LCP | TBT | TBTs | TBT by thread time | CLS | transferred | requests |` +
         quietCols,
     );
-    console.log(`|---|---|---|---|---|---|---|---|---|---|${quietAudit ? '---|---|---|' : ''}`);
+    console.log(`|---|---|---|---|---|---|---|---|---|---|---|${quietAudit ? '---|---|---|' : ''}`);
     for (const r of rows) {
       const quiet = r.quiet
         ? ` ${r.quiet.score.toFixed(2)} | ${range(r.quietRange)} | ${Math.round(r.quiet.tbt)} ms |`
@@ -270,7 +298,8 @@ async function main(): Promise<void> {
           : '';
       console.log(
         `| ${r.page} | ${r.score.toFixed(2)} | ${range(r.scoreRange)} | ${ms(r.fcp)} | ${ms(r.lcp)} | ${Math.round(r.tbt)} ms | ` +
-          `${Math.round(r.cpuTbt)} ms | ${r.cls.toFixed(3)} | ` +
+          `${r.tbtRange ? r.tbtRange.map(Math.round).join('–') : ''} ms | ` +
+          `${Number.isNaN(r.cpuTbt) ? '–' : `${Math.round(r.cpuTbt)} ms`} | ${r.cls.toFixed(3)} | ` +
           `${(r.bytes / 1024).toFixed(0)} KB | ${r.requests} |` +
           quiet,
       );

@@ -41,12 +41,12 @@ describe('renderIndexHtml', () => {
     expect(html).toContain('<link rel="preload" as="style" href="/static/css/login.2222bbbb.css">');
   });
 
-  it('puts a first screen in the marked container, its antd rules first in the head, and links its stylesheets', () => {
+  it('puts a first screen in the marked container, its antd styles first in the head, and links its stylesheets', () => {
     const screen = '<form><label for="username">账号</label><div style="margin-top:12px">x</div></form>';
-    const css = '.ant-btn{color:red}.x::after{content:"</style>"}';
-    const html = renderIndexHtml(template, config, 'N0NCE', chunks, { html: screen, css });
+    const styles = '<style data-css-hash="a1">.ant-btn{color:red}</style>';
+    const html = renderIndexHtml(template, config, 'N0NCE', chunks, { html: screen, styles });
     expect(html).toContain(`<div id="container" ${FIRST_SCREEN_ATTR}>${screen}</div>`);
-    expect(html).toContain('<head><style>.ant-btn{color:red}.x::after{content:"<\\/style>"}</style>');
+    expect(html).toContain(`<head>${styles}`);
     expect(html).toContain('<link rel="stylesheet" href="/static/css/login.2222bbbb.css">');
   });
 
@@ -82,11 +82,11 @@ describe('renderFirstScreen', () => {
 
   it("returns the renderer's HTML for the request's URL and page configuration", async () => {
     const { dist } = distWith(
-      "exports.renderPage = async ({ url, config }) => ({ html: `<p>${url} ${config.env}</p>`, css: '' });",
+      "exports.renderPage = async ({ url, config }) => ({ html: `<p>${url} ${config.env}</p>`, styles: '' });",
     );
     const log = vi.fn();
     const html = await render(dist, 'vpc', '/users/login?next=%2F', log);
-    expect(html).toEqual({ html: '<p>/users/login?next=%2F vpc</p>', css: '' });
+    expect(html).toEqual({ html: '<p>/users/login?next=%2F vpc</p>', styles: '' });
     expect(log).not.toHaveBeenCalled();
   });
 
@@ -124,7 +124,7 @@ describe('renderFirstScreen', () => {
 
   it('gives up on a render that outlasts the timeout, through the signal it passes', async () => {
     const { dist } = distWith(`exports.renderPage = ({ signal }) => new Promise((resolve, reject) => {
-      const timer = setTimeout(() => resolve({ html: '<p>late</p>', css: '' }), 10000);
+      const timer = setTimeout(() => resolve({ html: '<p>late</p>', styles: '' }), 10000);
       signal.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason); });
     });`);
     const log = vi.fn();
@@ -137,15 +137,15 @@ describe('renderFirstScreen', () => {
   });
 
   it('picks up a rebuilt renderer (a new modification time) without a restart, and keeps it while unchanged', async () => {
-    const { dist, file } = distWith("exports.renderPage = async () => ({ html: '<p>one</p>', css: '' });");
+    const { dist, file } = distWith("exports.renderPage = async () => ({ html: '<p>one</p>', styles: '' });");
     const log = vi.fn();
-    expect(await render(dist, 'vpc', '/users/login', log)).toEqual({ html: '<p>one</p>', css: '' });
-    expect(await render(dist, 'vpc', '/users/login', log)).toEqual({ html: '<p>one</p>', css: '' });
+    expect(await render(dist, 'vpc', '/users/login', log)).toEqual({ html: '<p>one</p>', styles: '' });
+    expect(await render(dist, 'vpc', '/users/login', log)).toEqual({ html: '<p>one</p>', styles: '' });
 
-    fs.writeFileSync(file, "exports.renderPage = async () => ({ html: '<p>two</p>', css: '' });");
+    fs.writeFileSync(file, "exports.renderPage = async () => ({ html: '<p>two</p>', styles: '' });");
     const later = new Date(Date.now() + 10_000);
     fs.utimesSync(file, later, later);
-    expect(await render(dist, 'vpc', '/users/login', log)).toEqual({ html: '<p>two</p>', css: '' });
+    expect(await render(dist, 'vpc', '/users/login', log)).toEqual({ html: '<p>two</p>', styles: '' });
 
     // Removed (a rebuild in progress): nothing is rendered until it is back.
     fs.rmSync(file);

@@ -40,7 +40,7 @@ export async function renderFirstScreen(
 ): Promise<FirstScreen | undefined> {
   try {
     const screen = await renderers.get(file)?.({ ...page, signal: AbortSignal.timeout(timeoutMs) });
-    if (screen !== undefined && (typeof screen?.html !== 'string' || typeof screen.css !== 'string')) {
+    if (screen !== undefined && (typeof screen?.html !== 'string' || typeof screen.styles !== 'string')) {
       throw new Error('the renderer answered no first screen: a build older than the service?');
     }
     return screen;

@@ -17,10 +17,7 @@ export function scriptSafeJson(value: unknown): string {
 
 const PAGE_CONFIG_RE = /<script\b([^>]*\bid=["']page-config["'][^>]*)>[\s\S]*?<\/script>/i;
 
-/**
- * The app's entry script tag, before which the page's lazy files are named: the template's last script with a
- * source (rsbuild injects an entry's files in order, the entry itself last).
- */
+/** The entry's script tag (the template's last with a source: rsbuild injects it last); the lazy files go before it. */
 const ENTRY_SCRIPT_RE = /<script\b[^>]*\bsrc="[^"]*"[^>]*><\/script>(?![\s\S]*<script\b[^>]*\bsrc=)/;
 
 const EMPTY_CONTAINER = '<div id="container"></div>';
@@ -29,12 +26,9 @@ const attr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').rep
 
 /**
  * Fills the built index.html: the page configuration into its script tag, the page's lazy files (`chunks`, from
- * page-chunks.json) before the entry script, a first screen (server/html/first-screen.ts) into the container, and one
- * nonce everywhere the placeholder is. The lazy scripts are preloaded at low priority: the browser fetches them
- * with the document, after what the first paint needs, and they run when the app imports them, after the page's
- * first paint (a painted page does not wait for them; a preload's own priority, high, would race its styles). Their
- * stylesheets are preloaded (the app adds them when the page that needs them renders), or linked when the page comes
- * painted.
+ * page-chunks.json) before the entry script, a first screen (first-screen.ts) into the container, and one nonce
+ * everywhere the placeholder is. Lazy scripts are preloaded at low priority (fetched with the document after what the
+ * paint needs, run when the app imports them); stylesheets are preloaded, or linked when the page comes painted.
  */
 export function renderIndexHtml(
   template: string,
@@ -65,9 +59,9 @@ export function renderIndexHtml(
   html = html.replace(ENTRY_SCRIPT_RE, (entry) => tags + entry);
   if (firstScreen !== undefined) {
     html = html.replace(EMPTY_CONTAINER, () => `<div id="container" ${FIRST_SCREEN_ATTR}>${firstScreen.html}</div>`);
-    // Its antd rules first in the head: the page paints with them, before the edition's whole sheet (linked at the
-    // end of the body) arrives; ours (linked in the head) still come after them.
-    html = html.replace('<head>', () => `<head><style>${firstScreen.css.replace(/<\//g, '<\\/')}</style>`);
+    // Its antd styles first in the head: the page paints with them, before the edition's whole sheet (linked at the
+    // end of the body) arrives.
+    html = html.replace('<head>', () => `<head>${firstScreen.styles}`);
   }
   return html.split(NONCE_PLACEHOLDER).join(nonce);
 }

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { createIntl, IntlProvider } from 'react-intl';
-import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import type { SupportedLocale } from '../../schemas/locale';
 import { AccessContext } from '../core/access';
 import { edition } from '../core/edition';
@@ -9,7 +9,9 @@ import { localeTag } from '../core/i18n/locale';
 import { PageConfigContext, type PageConfig } from '../core/page-config';
 import { RegistryContext, type MessageCatalogue, type PluginRoute, type Registry } from '../core/plugin';
 import { StoresProvider, type RootStore } from '../core/stores/root';
+import { PageViews } from '../core/tracking/app';
 import { lazyLoaded } from '../core/ui/lazyLoaded';
+import { BrowserStateProvider } from '../core/ui/BrowserState';
 import { RouteGuard } from '../shell/RouteGuard';
 import { ErrorBoundary } from '../shell/errors/ErrorBoundary';
 import { DARK_SHEET_ID, darkSheetMedia } from '../../schemas/first-screen';
@@ -22,7 +24,6 @@ const AntdRoot = lazyLoaded(loadAntdRoot);
 const SettingsShell = lazyLoaded(() => import(/* webpackChunkName: "shell-settings" */ '../shell/SettingsShell'));
 const NotFoundPage = lazy(() => import(/* webpackChunkName: "shell-not-found" */ '../shell/NotFoundPage'));
 const FramedPage = lazyLoaded(() => import(/* webpackChunkName: "shell-frame" */ '../shell/FramedPage'));
-
 const UsersErrorsPage = lazy(() => import(/* webpackChunkName: "shell-errors" */ '../shell/ErrorRoutes'));
 
 /** Core and shell catalogues of one locale, in the same chunk as the plugins' (`messages-<locale>`). */
@@ -96,19 +97,10 @@ function MessagesFailed() {
   );
 }
 
-/** Sends a page view for every route change (the tracker waits 500 ms for the page to settle). */
-function PageViews({ stores }: { stores: RootStore }) {
-  const { pathname } = useLocation();
-  useEffect(() => stores.tracker.pageView(pathname), [pathname, stores.tracker]);
-  return null;
-}
-
 /**
- * What the app places only after it rendered (a tab's ink bar, a fixed table column's shadow, the ring of a field the
- * page focused on load) would otherwise slide or fade into place at every page's start: a few hundred milliseconds of
- * animation frames that a phone draws while it is busiest. So `<body data-settling>` (index.html) turns those
- * transitions off (global.css) until 400 ms after the commit of the Suspense boundary this sits in (the page's,
- * below): time for the page's own measurements (ink bar, table shadows) to land.
+ * What the app places only after it rendered (a tab's ink bar, a table column's shadow, a focus ring) would otherwise
+ * slide into place at every page's start, while a phone is busiest. So `<body data-settling>` (index.html) turns those
+ * transitions off (global.css) until 400 ms after the commit of the Suspense boundary this sits in (the page's).
  */
 function Settled() {
   useEffect(() => void setTimeout(() => document.body.removeAttribute('data-settling'), 400), []);
@@ -192,21 +184,26 @@ export const App = observer(function App({ registry, stores, config, initialText
               <StoresProvider value={stores}>
                 <AccessContext.Provider value={session.access}>
                   <ErrorBoundary variant="page" onError={(error) => stores.tracker.error(error)}>
-                    <Router>
-                      <PageViews stores={stores} />
-                      <Suspense fallback={null}>
-                        <Routes>
-                          <Route path="/users/settings" element={<SettingsHome registry={registry} />} />
-                          <Route path="/users/settings/:sidebarKey/*" element={<SettingsShell registry={registry} />} />
-                          <Route path="/users/errors" element={<UsersErrorsPage />} />
-                          {pages.map(([route, Page]) => (
-                            <Route key={route.path} path={route.path} element={routeElement(route, Page)} />
-                          ))}
-                          <Route path="*" element={<NotFoundPage />} />
-                        </Routes>
-                        <Settled />
-                      </Suspense>
-                    </Router>
+                    <BrowserStateProvider>
+                      <Router>
+                        <PageViews tracker={stores.tracker} />
+                        <Suspense fallback={null}>
+                          <Routes>
+                            <Route path="/users/settings" element={<SettingsHome registry={registry} />} />
+                            <Route
+                              path="/users/settings/:sidebarKey/*"
+                              element={<SettingsShell registry={registry} />}
+                            />
+                            <Route path="/users/errors" element={<UsersErrorsPage />} />
+                            {pages.map(([route, Page]) => (
+                              <Route key={route.path} path={route.path} element={routeElement(route, Page)} />
+                            ))}
+                            <Route path="*" element={<NotFoundPage />} />
+                          </Routes>
+                          <Settled />
+                        </Suspense>
+                      </Router>
+                    </BrowserStateProvider>
                   </ErrorBoundary>
                 </AccessContext.Provider>
               </StoresProvider>

@@ -38,7 +38,8 @@ export function pageRenderer(plugins: PluginDefinition[]): RenderPage {
     let failure: unknown;
     let redirected = false;
     // antd's documented server rendering: the styles of what this page renders, collected as it renders, go inline
-    // in the page, so it paints before the edition's whole sheet arrives.
+    // in the page as antd's own style elements, so it paints before the edition's whole sheet arrives, and the app's
+    // antd, finding them, writes none of them again while it hydrates.
     const styles = createCache();
     const { prelude } = await prerenderToNodeStream(
       <StyleProvider cache={styles}>
@@ -64,6 +65,6 @@ export function pageRenderer(plugins: PluginDefinition[]): RenderPage {
     if (redirected) return undefined;
     // A boundary left pending (`<!--$?-->`) or to the client (`<!--$!-->`), or any script: not a whole first screen.
     if (/<!--\$[?!]-->|<script/.test(html)) throw new Error('the first screen did not render whole');
-    return { html, css: extractStyle(styles, { plain: true }) };
+    return { html, styles: extractStyle(styles) };
   };
 }

@@ -17,8 +17,11 @@ import { App, loadAntdRoot, loadAntdTexts } from './App';
  * server rendered with them); any other page is rendered with `createRoot`.
  */
 export async function start(plugins: PluginDefinition[]): Promise<void> {
-  const registry = createRegistry(plugins);
   const config = readPageConfig();
+  const boot = config.bootstrap;
+  // The page's language, as the service chose it and named it in the page (the locale cookie, else the edition's).
+  const locale = boot?.locale ?? edition.locale.default;
+  const antdTexts = loadAntdTexts(locale);
   // antd's root module starts loading now; the ≥500 notice, which antd renders outside the React tree, waits for it
   // to be configured with the app's theme.
   const antdReady = preload(loadAntdRoot)
@@ -31,20 +34,16 @@ export async function start(plugins: PluginDefinition[]): Promise<void> {
       window.location.assign(`${edition.paths.relogin}?next=${next}`);
     },
   });
-  const boot = config.bootstrap;
-  // The page's language, as the service chose it and named it in the page (the locale cookie, else the edition's).
-  const locale = boot?.locale ?? edition.locale.default;
-  const antdTexts = loadAntdTexts(locale);
+  // antd's texts before the first render (a painted page hydrates with the texts it was rendered with), and before
+  // the stores: the start-up runs in two tasks, not in one with the scripts' own evaluation.
+  const antd = boot?.messages ? await antdTexts : undefined;
+  const registry = createRegistry(plugins);
   const stores = createRootStore(registry.stores, client, locale, (session) => startAppTracking(session, client), {
     bootstrap: boot,
   });
   const container = document.getElementById('container');
   if (!container) return;
-  // antd's texts before the first render, so antd's components do not all render twice when they arrive (and a
-  // painted page hydrates with the texts the service rendered it with).
-  const initialTexts = boot?.messages
-    ? { locale, messages: boot.messages as MessageCatalogue, antd: await antdTexts }
-    : undefined;
+  const initialTexts = boot?.messages ? { locale, messages: boot.messages as MessageCatalogue, antd } : undefined;
   const app = <App registry={registry} stores={stores} config={config} initialTexts={initialTexts} />;
   // As a transition: React hydrates in slices, and what the visitor acts on first hydrates first (React's own event
   // replay).

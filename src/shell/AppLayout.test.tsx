@@ -1,14 +1,8 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Link } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { renderWithCore } from '../../tests/kit/web';
+import { renderWithCore, setViewport } from '../../tests/kit/web';
 import { AppLayout } from './AppLayout';
-
-/** happy-dom's window: its matchMedia and innerWidth follow the viewport it is given. */
-interface HappyWindow {
-  happyDOM: { setViewport(viewport: { width: number; height: number }): void };
-}
-const setViewport = (width: number) => (window as unknown as HappyWindow).happyDOM.setViewport({ width, height: 800 });
 
 const menu = (
   <nav aria-label="Sections">

@@ -5,8 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useLocation } from 'react-router-dom';
 import { edition } from '../core/edition';
 import { useStores } from '../core/stores/root';
-import { useNarrowLayout } from '../core/ui/responsive';
-import { useInBrowser } from '../core/ui/LocalTime';
+import { useInBrowser, useNarrowLayout } from '../core/ui/BrowserState';
 import { TopBar } from './TopBar';
 import { clampSiderWidth, SIDER_MIN_WIDTH, useSiderState } from './useSiderState';
 

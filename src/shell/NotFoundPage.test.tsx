@@ -1,11 +1,9 @@
 import { cleanup, screen } from '@testing-library/react';
 import { ConfigProvider } from 'antd';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderWithCore } from '../../tests/kit/web';
 import { edition } from '../core/edition';
 import NotFoundPage from './NotFoundPage';
-
-afterEach(cleanup);
 
 /** The not-found page under antd's theme of a brand colour (the app's theme makes it the primary colour). */
 const inTheme = (color: string) => (

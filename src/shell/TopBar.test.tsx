@@ -1,5 +1,5 @@
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeBackend, ok } from '../../tests/kit/fake-backend';
 import { renderWithCore } from '../../tests/kit/web';
 import { createRegistry, definePlugin, RegistryError, type HeaderItem } from '../core/plugin';
@@ -9,8 +9,6 @@ const item = (key: string, text: string): HeaderItem => ({
   key,
   load: () => Promise.resolve({ default: () => <span data-testid={`item-${key}`}>{text}</span> }),
 });
-
-afterEach(cleanup);
 
 describe('top bar contributions', () => {
   it('renders the plugins’ controls lazily for a signed-in user, before help and language', async () => {

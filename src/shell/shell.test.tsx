@@ -2,7 +2,7 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { runInAction } from 'mobx';
 import { IntlProvider } from 'react-intl';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderWithCore } from '../../tests/kit/web';
 import { computeAccess } from '../core/access';
 import { edition } from '../core/edition';
@@ -51,8 +51,6 @@ describe('settings menu (vpc edition)', () => {
 });
 
 describe('plugin contract: section permission, sub-paths, route auth', () => {
-  afterEach(cleanup);
-
   it("applies a section's own permission on top of the menu rule", () => {
     const guarded = createRegistry([
       definePlugin({
@@ -126,7 +124,6 @@ describe('plugin contract: section permission, sub-paths, route auth', () => {
 });
 
 describe('no organisation is a state: the shell explains it and personal sections keep working', () => {
-  afterEach(cleanup);
   const shell = createRegistry(
     ['profile', 'personalAccessToken', 'ssh', 'packagesCredential', 'third-party'].map((key) =>
       definePlugin({

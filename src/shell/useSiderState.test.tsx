@@ -1,15 +1,14 @@
-import { act, renderHook } from '@testing-library/react';
+import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useSiderState } from './useSiderState';
-
-/** happy-dom's window: its matchMedia and innerWidth follow the viewport it is given. */
-interface HappyWindow {
-  happyDOM: { setViewport(viewport: { width: number; height: number }): void };
-}
-const setViewport = (width: number) => (window as unknown as HappyWindow).happyDOM.setViewport({ width, height: 800 });
+import { setViewport } from '../../tests/kit/web';
 
 describe('useSiderState', () => {
-  afterEach(() => setViewport(1024));
+  // Unmounted first: a mounted hook would take the resize in a deferred render after the test (useMediaQuery).
+  afterEach(() => {
+    cleanup();
+    setViewport(1024);
+  });
 
   it('starts closed below 1280 px and open above, then follows the window across the breakpoint', () => {
     setViewport(400);

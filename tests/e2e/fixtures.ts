@@ -356,10 +356,12 @@ export async function holdScripts(page: Page): Promise<() => void> {
 /**
  * Presses the button `name` of the open confirmation pop-over (antd's Popconfirm), once it has finished appearing (its
  * zoom-in motion classes gone): a click ~100 ms into the zoom is the probable cause of one CI failure, where the
- * pop-over's button was clicked and nothing happened.
+ * pop-over's button was clicked and nothing happened. With `question`, the pop-over that asks it: one confirmed just
+ * before may still be leaving (antd hides it once its zoom-out ends), which CI once saw as two open pop-overs.
  */
-export async function confirmInPopover(page: Page, name: RegExp): Promise<void> {
-  const popover = page.locator('.ant-popover:not(.ant-popover-hidden)');
+export async function confirmInPopover(page: Page, name: RegExp, question?: RegExp): Promise<void> {
+  const open = page.locator('.ant-popover:not(.ant-popover-hidden)');
+  const popover = question ? open.filter({ hasText: question }) : open;
   await expect(popover).toBeVisible();
   await expect(popover).not.toHaveClass(/-(appear|enter)\b/);
   await popover.getByRole('button', { name }).click();

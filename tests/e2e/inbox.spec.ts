@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import {
+  confirmInPopover,
   createTokenOnPage,
   expect,
   expectAppTookOver,
@@ -38,12 +39,9 @@ async function createToken(page: Page, name: string) {
   await expect(page.getByTestId('token-created')).toBeVisible({ timeout: 20_000 });
 }
 
-/** Confirms the open confirmation (antd spaces out two-character CJK labels: "删 除"). */
-async function confirmDelete(page: Page) {
-  await page
-    .locator('.ant-popconfirm:not(.ant-popover-hidden)')
-    .getByRole('button', { name: /^(删\s?除|Delete)$/ })
-    .click();
+/** Confirms the deletion that asks `question` (antd spaces out two-character CJK labels: "删 除"). */
+async function confirmDelete(page: Page, question: RegExp) {
+  await confirmInPopover(page, /^(删\s?除|Delete)$/, question);
 }
 
 /** Presses Tab (or Shift+Tab) until `target` has the keyboard focus; fails after `max` presses. */
@@ -107,8 +105,7 @@ test('a created token lands in the inbox; read, batch delete, read all and delet
   await middle.getByRole('checkbox').check();
   await expect(page.getByTestId('inbox-selected-count')).toHaveText(/^(已选 2 条|2 selected)$/);
   await page.getByTestId('inbox-delete-selected').click();
-  await expect(page.getByText(/^(确定删除选中的 2 条消息吗？|Delete the 2 selected messages\?)/)).toBeVisible();
-  await confirmDelete(page);
+  await confirmDelete(page, /(确定删除选中的 2 条消息吗？|Delete the 2 selected messages\?)/);
   await expect(page.getByText(/^(已删除 1 条消息|1 message deleted)$/)).toBeVisible();
   await expect(
     page.getByText(/^(1 条未读的敏感操作消息未删除|1 unread message about a sensitive action was kept)/),
@@ -122,8 +119,7 @@ test('a created token lands in the inbox; read, batch delete, read all and delet
   await expect.poll(() => bellCount(page)).toBe(0);
 
   await page.getByTestId('inbox-delete-read').click();
-  await expect(page.getByText(/^(确定删除全部已读消息吗？|Delete all read messages\?)/)).toBeVisible();
-  await confirmDelete(page);
+  await confirmDelete(page, /(确定删除全部已读消息吗？|Delete all read messages\?)/);
   await expect(page.getByTestId('inbox-empty')).toHaveText(/^(暂无消息|No messages)$/);
   await expect(page.getByTestId('inbox-tab-all')).toHaveText(/^(全部（0）|All \(0\))$/);
   await page.getByTestId('inbox-tab-unread').click();

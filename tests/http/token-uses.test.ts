@@ -110,21 +110,27 @@ describe('token uses on the open API', () => {
     expect(await rows()).toHaveLength(2);
   });
 
-  it('pages the timeline newest first with a next cursor; another member reads nothing of it', async () => {
-    const { record } = await issue('paged');
-    const total = CREDENTIAL_TIMELINE_PAGE + 7;
-    for (let i = 0; i < total; i++) {
+  /** `count` successful uses of alice's token, one per address `<prefix>.<i>`; `after` runs after each. */
+  async function recordUses(credentialId: string, count: number, prefix: string, after?: (i: number) => unknown) {
+    for (let i = 0; i < count; i++) {
       await s.ctx.credentialUses.record({
         kind: 'token',
-        credentialId: record.id,
+        credentialId,
         userId: s.users.alice.id,
-        address: `10.0.0.${i}`,
+        address: `${prefix}.${i}`,
         client: null,
         action: `GET ${USER}`,
         outcome: 'ok',
       });
-      if (i % 2) s.clock.advance(1000); // two rows share each instant: the cursor must not skip or repeat one
+      after?.(i);
     }
+  }
+
+  it('pages the timeline newest first with a next cursor; another member reads nothing of it', async () => {
+    const { record } = await issue('paged');
+    const total = CREDENTIAL_TIMELINE_PAGE + 7;
+    // Two rows share each instant: the cursor must not skip or repeat one.
+    await recordUses(record.id, total, '10.0.0', (i) => i % 2 === 1 && s.clock.advance(1000));
     const first = await timeline(alice, record.id);
     expect(first.json.uses).toHaveLength(CREDENTIAL_TIMELINE_PAGE);
     expect(first.json.next).toEqual(expect.any(String));
@@ -145,17 +151,7 @@ describe('token uses on the open API', () => {
 
   it('offers no older page after a timeline of exactly one page', async () => {
     const { record } = await issue('exact');
-    for (let i = 0; i < CREDENTIAL_TIMELINE_PAGE; i++) {
-      await s.ctx.credentialUses.record({
-        kind: 'token',
-        credentialId: record.id,
-        userId: s.users.alice.id,
-        address: `10.0.1.${i}`,
-        client: null,
-        action: `GET ${USER}`,
-        outcome: 'ok',
-      });
-    }
+    await recordUses(record.id, CREDENTIAL_TIMELINE_PAGE, '10.0.1');
     const page = await timeline(alice, record.id);
     expect(page.json.uses).toHaveLength(CREDENTIAL_TIMELINE_PAGE);
     expect(page.json.next).toBeNull();

@@ -8,6 +8,7 @@ import { onTestFinished, vi } from 'vitest';
 import { localeTag } from '../../schemas/locale';
 import type { Locale } from '../../src/core/edition';
 import { StoresProvider, type RootStore } from '../../src/core/stores/root';
+import { BrowserStateProvider } from '../../src/core/ui/BrowserState';
 import { messagesOf } from './web';
 
 /** A section as a painted page holds it: its texts, its root store, its path. */
@@ -17,6 +18,23 @@ export interface PaintedPage {
   /** The path the page was opened at. */
   route: string;
   locale?: Locale;
+}
+
+/**
+ * `hydrateRoot` in a test: inside `act`, and unmounted when the test ends. A hydrated root that stays mounted keeps
+ * React's deferred renders (`useDeferredValue`) pending past the test file, when the test window is gone.
+ */
+export async function hydrateInTest(
+  container: Element,
+  ui: ReactNode,
+  options?: Parameters<typeof hydrateRoot>[2],
+): Promise<Root> {
+  let root: Root | undefined;
+  await act(async () => {
+    root = hydrateRoot(container, ui, options);
+  });
+  onTestFinished(() => act(() => root?.unmount()));
+  return root!;
 }
 
 /** What a page the service rendered looked like, and how the browser took it over. */
@@ -38,9 +56,11 @@ const TWO_RENDERERS = 'Detected multiple renderers concurrently rendering the sa
 const tree = ({ ui, route, locale = 'en_US' }: PaintedPage, stores: RootStore) => (
   <IntlProvider locale={localeTag(locale)} messages={messagesOf(locale)} defaultLocale={localeTag('zh_CN')}>
     <StoresProvider value={stores}>
-      <MemoryRouter initialEntries={[route]}>
-        <Suspense fallback={null}>{ui}</Suspense>
-      </MemoryRouter>
+      <BrowserStateProvider>
+        <MemoryRouter initialEntries={[route]}>
+          <Suspense fallback={null}>{ui}</Suspense>
+        </MemoryRouter>
+      </BrowserStateProvider>
     </StoresProvider>
   </IntlProvider>
 );

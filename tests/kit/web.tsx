@@ -10,6 +10,7 @@ import type { EditionManifest, Locale } from '../../src/core/edition';
 import { createRegistry, RegistryContext, type PluginDefinition } from '../../src/core/plugin';
 import type { Tracker } from '../../src/core/tracking';
 import { NO_TRACKER } from '../../src/core/tracking/tracker';
+import { BrowserStateProvider } from '../../src/core/ui/BrowserState';
 import {
   createRootStore,
   StoresProvider,
@@ -159,14 +160,16 @@ export async function renderWithCore(ui: ReactNode, options: RenderWithCoreOptio
       <RegistryContext.Provider value={registry}>
         <StoresProvider value={root}>
           <AccessContext.Provider value={root.session.access}>
-            <MemoryRouter initialEntries={[where.path]}>
-              <Probe />
-              <Suspense fallback={null}>
-                <Routes>
-                  <Route path={options.path ?? '*'} element={ui} />
-                </Routes>
-              </Suspense>
-            </MemoryRouter>
+            <BrowserStateProvider>
+              <MemoryRouter initialEntries={[where.path]}>
+                <Probe />
+                <Suspense fallback={null}>
+                  <Routes>
+                    <Route path={options.path ?? '*'} element={ui} />
+                  </Routes>
+                </Suspense>
+              </MemoryRouter>
+            </BrowserStateProvider>
           </AccessContext.Provider>
         </StoresProvider>
       </RegistryContext.Provider>
@@ -188,4 +191,14 @@ export function renderInOnePass(Component: ComponentType): string {
       <Component />
     </Suspense>,
   );
+}
+
+/** happy-dom's window: its matchMedia and innerWidth follow the viewport it is given. */
+interface HappyWindow {
+  happyDOM: { setViewport(viewport: { width: number; height: number }): void };
+}
+
+/** Makes the test window `width` px wide (800 high), as a browser window of that size. */
+export function setViewport(width: number): void {
+  (window as unknown as HappyWindow).happyDOM.setViewport({ width, height: 800 });
 }

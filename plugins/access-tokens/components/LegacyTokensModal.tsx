@@ -2,7 +2,7 @@ import { Button, Modal } from 'antd';
 import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { useInBrowser } from '../../../src/core/ui/LocalTime';
+import { useInBrowser } from '../../../src/core/ui/BrowserState';
 import { SECTION_PATH, TokensPanel } from './TokensPanel';
 
 /**

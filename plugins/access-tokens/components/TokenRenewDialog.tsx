@@ -17,7 +17,7 @@ export type RenewMode = 'regenerate' | 'recreate';
 export interface TokenRenewDialogProps {
   store: AccessTokensStore;
   open: boolean;
-  /** The token to renew (kept while the dialog closes). */
+  /** The token to renew (kept while the dialog closes). Mount a new dialog (a new key) for each opening. */
   token: AccessToken | null;
   mode: RenewMode;
   onClose: () => void;
@@ -64,13 +64,10 @@ export const TokenRenewDialog = observer(function TokenRenewDialog({
   const [choice, setChoice] = useState<ExpiryChoice | undefined>(DEFAULT_CHOICE);
   const [date, setDate] = useState<Dayjs | null>(null);
   const [grace, setGrace] = useState<number>(TOKEN_GRACE_PRESETS_MINUTES[0]);
-  // Each opening starts from the defaults; re-creating needs the catalogue to tell what is left out.
+  // Re-creating needs the catalogue to tell what is left out. The defaults come with the mount: the caller mounts a
+  // new dialog for each opening. (Set again by an effect after opening, they undid a choice made before it ran.)
   useEffect(() => {
-    if (!open) return;
-    setChoice(DEFAULT_CHOICE);
-    setDate(null);
-    setGrace(TOKEN_GRACE_PRESETS_MINUTES[0]);
-    if (mode === 'recreate') void store.loadScopes();
+    if (open && mode === 'recreate') void store.loadScopes();
   }, [open, mode, store]);
   const expiresAt = useMemo(() => expiryOf(choice, date), [choice, date]);
   const dropped = useMemo(

@@ -1,7 +1,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { paintAndHydrate } from '../../../tests/kit/hydration';
-import { rootStoreWithPageData } from '../../../tests/kit/web';
+import { rootStoreWithPageData, setViewport } from '../../../tests/kit/web';
 import type { AccessToken } from '../contract';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_KEY } from '../store';
 import { testToken, tokenBackend } from '../test-backend';
@@ -10,12 +10,6 @@ import { TokensPanel } from './TokensPanel';
 // The section comes painted (plugins/access-tokens/index.ts `firstScreen`): the service renders it from the page's
 // data, the browser hydrates that. Whatever the browser's first render reads that the service cannot know (the
 // window's width, its time zone, its clock, the page size it remembers) must not change that render.
-
-/** happy-dom's window: its matchMedia follows the viewport it is given. */
-interface HappyWindow {
-  happyDOM: { setViewport(viewport: { width: number; height: number }): void };
-}
-const setViewport = (width: number) => (window as unknown as HappyWindow).happyDOM.setViewport({ width, height: 800 });
 
 const DAY = 24 * 3600 * 1000;
 const tokens: AccessToken[] = [

@@ -1,5 +1,5 @@
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { renderWithCore } from '../../../tests/kit/web';
 import { AccessTokensStore } from '../store';
 import { ok } from '../../../tests/kit/fake-backend';
@@ -14,8 +14,6 @@ function mount(store: AccessTokensStore, ui: React.ReactNode, at = '/users/setti
     path: '/users/settings/personalAccessToken/*',
   });
 }
-
-afterEach(cleanup);
 
 describe('personal access token page', () => {
   it('empty state, create drawer on /create with scopes on demand, save only when valid, one-time value', async () => {
@@ -146,13 +144,21 @@ describe('personal access token page', () => {
   it('regenerates a live token: grace chosen, the old secret’s end said, the new one in the one-time display', async () => {
     const svc = tokenBackend({ tokens: [testToken('live', { name: 'deploy' })] });
     await mount(new AccessTokensStore(svc.client), <TokensPanel />);
+    const warning = () => screen.getByTestId('token-renew-warning').textContent;
+    // A grace picked, then cancelled: the next opening starts again from the default.
     await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Regenerate' })));
-    const dialog = await screen.findByRole('dialog', undefined, { timeout: 10000 });
+    await screen.findByRole('dialog', undefined, { timeout: 10000 });
+    fireEvent.click(screen.getByRole('radio', { name: 'After 24 hours' }));
+    expect(warning()).toContain('keeps working until');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Cancel' })));
+    // The closed dialog's own "Regenerate" stays in the document after the list's (jsdom ends no motion).
+    await act(async () => fireEvent.click(screen.getAllByRole('button', { name: 'Regenerate' })[0]));
+    const dialog = await screen.findByRole('dialog');
     expect(dialog.textContent).toContain('Regenerate the token “deploy”');
     // At once by default; a grace says until when the current secret works.
-    expect(screen.getByTestId('token-renew-warning').textContent).toContain('stops working as soon as');
+    expect(warning()).toContain('stops working as soon as');
     fireEvent.click(screen.getByRole('radio', { name: 'After 1 hour' }));
-    expect(screen.getByTestId('token-renew-warning').textContent).toContain('keeps working until');
+    expect(warning()).toContain('keeps working until');
     await act(async () => fireEvent.click(screen.getByTestId('token-renew-ok')));
     await screen.findByTestId('token-created');
     const call = svc.calls.find((c) => c.path.endsWith('/regenerate'));

@@ -8,7 +8,7 @@ import { edition } from '../../../src/core/edition';
 import type { ActionResult } from '../../../src/core/stores/failure';
 import { useStore } from '../../../src/core/stores/root';
 import { lazyOverlay } from '../../../src/core/ui/lazyOverlay';
-import { useInBrowser } from '../../../src/core/ui/LocalTime';
+import { useInBrowser } from '../../../src/core/ui/BrowserState';
 import type { AccessToken, TokenBody } from '../contract';
 import { FAILURE_MESSAGES } from '../store';
 import { TokenCreatedAlert } from './TokenCreatedAlert';
@@ -38,8 +38,9 @@ export const TokensPanel = observer(function TokensPanel({ showTitle = true }: {
   const location = useLocation();
   const [messageApi, contextHolder] = message.useMessage();
   const [editing, setEditing] = useState<AccessToken | null>(null);
-  // The token being regenerated or re-created; kept while the dialog closes (its `open` is `renewOpen`).
-  const [renewing, setRenewing] = useState<{ token: AccessToken; mode: RenewMode } | null>(null);
+  // The token being regenerated or re-created, kept while the dialog closes (its `open` is `renewOpen`), and which
+  // opening this is: each opening mounts a new dialog (its key), so it starts from the defaults.
+  const [renewing, setRenewing] = useState<{ token: AccessToken; mode: RenewMode; opening: number } | null>(null);
   const [renewOpen, setRenewOpen] = useState(false);
   // `/create` opens the drawer once the app has the page: a page the service rendered shows the list under it (the
   // drawer's code is not in the page; React would wait for it to hydrate), and the drawer slides in after hydration.
@@ -145,11 +146,12 @@ export const TokensPanel = observer(function TokensPanel({ showTitle = true }: {
         onEdit={setEditing}
         onDelete={remove}
         onRenew={(token, mode) => {
-          setRenewing({ token, mode });
+          setRenewing((r) => ({ token, mode, opening: (r?.opening ?? 0) + 1 }));
           setRenewOpen(true);
         }}
       />
       <TokenRenewDialog
+        key={renewing?.opening}
         store={store}
         open={renewOpen}
         token={renewing?.token ?? null}

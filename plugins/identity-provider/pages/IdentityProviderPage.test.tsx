@@ -1,10 +1,8 @@
-import { cleanup, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { fakeBackend, ok } from '../../../tests/kit/fake-backend';
 import { renderWithCore } from '../../../tests/kit/web';
 import IdentityProviderPage from './IdentityProviderPage';
-
-afterEach(cleanup);
 
 async function show(results: unknown[], locale: 'en_US' | 'zh_CN' = 'en_US') {
   const backend = fakeBackend({ 'GET /individual/proxy/my/identities': ok({ results }) });

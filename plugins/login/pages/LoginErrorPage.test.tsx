@@ -1,9 +1,7 @@
 import { cleanup, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderWithCore } from '../../../tests/kit/web';
 import LoginErrorPage from './LoginErrorPage';
-
-afterEach(cleanup);
 
 /** The failure page at `query`, in `locale`: its title, description and buttons (text → href). */
 async function open(query: string, locale: 'zh_CN' | 'en_US' = 'en_US') {

@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderWithCore } from '../../../tests/kit/web';
 import type { Locale } from '../../../src/core/edition';
 import { INBOX_URL } from '../api';
@@ -51,8 +51,6 @@ const INBOX: InboxMessage[] = [
   }),
   testMessage('old', { title: 'Avatar changed', read: true, created_at: '2026-11-20T08:00:00.000Z' }),
 ];
-
-afterEach(cleanup);
 
 describe('message center page', () => {
   it('lists messages with read state, sensitive tag, application, relative time and counts per tab', async () => {

@@ -1,5 +1,5 @@
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeBackend, ok } from '../../../tests/kit/fake-backend';
 import { renderWithCore } from '../../../tests/kit/web';
 import type { PackagesUserInfo } from '../contract';
@@ -19,8 +19,6 @@ async function mount(answer: PackagesUserInfo) {
   await renderWithCore(<PackagesCredentialPage />, { backend, stores: { packagesCredential: store } });
   return screen.findByTestId('packages-last-use');
 }
-
-afterEach(cleanup);
 
 describe('artifact repository credential page', () => {
   it("shows the password's last use: time, address and client", async () => {

@@ -1,10 +1,8 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeBackend, ok } from '../../../tests/kit/fake-backend';
 import { renderWithCore, rootStoreWithPageData } from '../../../tests/kit/web';
 import { EmailRow } from './EmailRow';
-
-afterEach(cleanup);
 
 const REBIND = 'POST /users/ajax/v1/my/emails:rebind';
 

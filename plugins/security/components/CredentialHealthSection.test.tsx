@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { message } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useStore, useStores } from '../../../src/core/stores/root';
 import type { Locale } from '../../../src/core/edition';
 import { renderWithCore } from '../../../tests/kit/web';
@@ -72,8 +72,6 @@ const HERE = testHealthItem('s1', {
   lastUse: { at: '2026-11-27T09:04:00.000Z', address: '127.0.0.1', client: null },
   marks: [],
 });
-
-afterEach(cleanup);
 
 describe('credential health on the security page', () => {
   it('lists every kind with its marks as tags, counts them, and says what is stale', async () => {

@@ -3,7 +3,7 @@ import { message } from 'antd';
 import { runInAction } from 'mobx';
 import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useStore, useStores } from '../../../src/core/stores/root';
 import type { Locale } from '../../../src/core/edition';
 import { renderWithCore } from '../../../tests/kit/web';
@@ -111,7 +111,6 @@ beforeEach(() => {
     configurable: true,
   });
 });
-afterEach(cleanup);
 
 describe('two-factor authentication on the security page', () => {
   it('first on the page; off: each method says how to start, an organization’s deadline is said', async () => {

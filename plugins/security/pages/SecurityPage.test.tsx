@@ -1,5 +1,5 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { Locale } from '../../../src/core/edition';
 import { renderWithCore } from '../../../tests/kit/web';
 import { PATHS } from '../api';
@@ -49,8 +49,6 @@ const PHONE = testSession('s-phone', {
   place: 'Hangzhou',
 });
 const OLD = testSession('s-old', { browser: { name: null, version: null, os: null }, method: 'ldap', address: null });
-
-afterEach(cleanup);
 
 describe('security page', () => {
   it('lists the sessions: browser and OS, method in words, address and place, this device, timeouts', async () => {

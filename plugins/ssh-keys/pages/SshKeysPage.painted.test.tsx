@@ -2,18 +2,12 @@ import { cleanup, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeBackend } from '../../../tests/kit/fake-backend';
 import { paintAndHydrate } from '../../../tests/kit/hydration';
-import { rootStoreWithPageData } from '../../../tests/kit/web';
+import { rootStoreWithPageData, setViewport } from '../../../tests/kit/web';
 import type { SshKey } from '../contract';
 import SshKeysPage from './SshKeysPage';
 
 // The section comes painted (plugins/ssh-keys/index.ts `firstScreen`): the service renders it with the keys the page
 // brought, the browser hydrates that. The window's width and the browser's time zone must not change that render.
-
-/** happy-dom's window: its matchMedia follows the viewport it is given. */
-interface HappyWindow {
-  happyDOM: { setViewport(viewport: { width: number; height: number }): void };
-}
-const setViewport = (width: number) => (window as unknown as HappyWindow).happyDOM.setViewport({ width, height: 800 });
 
 const key = (id: string, extra: Partial<SshKey> = {}): SshKey => ({
   id,

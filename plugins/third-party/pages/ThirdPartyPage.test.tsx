@@ -1,10 +1,8 @@
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeBackend, ok, serviceError, type FakeRoute } from '../../../tests/kit/fake-backend';
 import { renderWithCore } from '../../../tests/kit/web';
 import ThirdPartyPage from './ThirdPartyPage';
-
-afterEach(cleanup);
 
 async function show(identities: FakeRoute) {
   const backend = fakeBackend({ 'GET /individual/proxy/my/identities': identities });

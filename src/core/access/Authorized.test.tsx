@@ -1,13 +1,11 @@
 import { render, screen } from '@testing-library/react';
 import { IntlProvider } from 'react-intl';
 import type { ReactNode } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanup } from '@testing-library/react';
 import { AccessContext, Authorized } from './Authorized';
 import en from '../messages/en_US.json';
 import zh from '../messages/zh_CN.json';
-
-afterEach(cleanup);
 
 function wrap(ui: ReactNode, flags: Record<string, boolean> = {}, locale: 'en' | 'zh' = 'en') {
   return render(

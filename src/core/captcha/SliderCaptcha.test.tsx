@@ -1,6 +1,6 @@
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SliderPuzzle } from '../../../schemas/captcha';
 import type { SliderAnswer } from '../../../schemas/captcha-rules';
 import { fakeBackend, ok, serviceError, type FakeRequest, type FakeRoute } from '../../../tests/kit/fake-backend';
@@ -8,8 +8,6 @@ import { renderWithCore } from '../../../tests/kit/web';
 import { decryptCaptchaValue } from './crypto';
 import { SliderCaptcha, type SliderCaptchaProps } from './SliderCaptcha';
 import { thinTrack } from './slider';
-
-afterEach(cleanup);
 
 const PUZZLE_PATH = 'POST /users/ajax/users/:username/sliderCaptcha';
 const VERIFY_PATH = 'POST /users/ajax/users/:username/sliderCaptcha:verify';

@@ -1,17 +1,19 @@
-import { act } from '@testing-library/react';
-import { notification } from 'antd';
+import { act, fireEvent } from '@testing-library/react';
+import notification from 'antd/es/notification';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultShowServerError, defaultTranslate } from './client';
 import { RequestError } from './errors';
 
 afterEach(async () => {
-  // Let antd's close animation and React's scheduled work finish before the DOM is torn down (half a second was not
-  // always enough on a loaded machine: a render then ran after the window was gone).
-  await act(async () => {
-    notification.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+  // Close the notification the code opened (`antd` itself is another copy of the module here, whose destroy closed
+  // nothing) and end its leave animation as a browser would (happy-dom fires no transitionend): the notice unmounts with its
+  // 4.5 s close timer, which otherwise could fire once the DOM was torn down.
+  act(() => notification.destroy());
+  await vi.waitFor(() => {
+    const notice = document.querySelector('.ant-notification-notice');
+    if (notice) fireEvent.transitionEnd(notice);
+    expect(notice).toBeNull();
   });
-  await act(async () => {});
 });
 
 describe('default server-error display', () => {

@@ -1,13 +1,11 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRequestClient, RequestError, type RequestResult } from '../request';
 import { createTracker } from '../tracking';
 import { failureOf, failureText } from './failure';
 import { annotate, ResourceStore, SectionStore } from './resource';
 import { createRootStore, StoresProvider, useStore, type PluginStores, type RootStore, type StoreMap } from './root';
-
-afterEach(cleanup);
 
 const error = (status: number, data?: unknown) =>
   new RequestError({ status, message: 'x', url: '/x', method: 'POST', data, code: (data as { code?: string })?.code });

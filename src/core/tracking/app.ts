@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router-dom';
 import { edition } from '../edition';
 import type { RequestClient } from '../request';
 import type { SessionStore } from '../stores/SessionStore';
@@ -37,4 +39,11 @@ export function startAppTracking(session: SessionStore, client: RequestClient): 
   });
   client.configure({ report: (error, request) => tracker.apiError(error, request) });
   return tracker;
+}
+
+/** Sends a page view for every route change (the tracker waits 500 ms for the page to settle); sits in the router. */
+export function PageViews({ tracker }: { tracker: Tracker }): null {
+  const { pathname } = useLocation();
+  useEffect(() => tracker.pageView(pathname), [pathname, tracker]);
+  return null;
 }

@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeBackend, ok, serviceError, type FakeRequest } from '../../../tests/kit/fake-backend';
 import { renderWithCore } from '../../../tests/kit/web';
 import { CREDENTIAL_USES_PATH } from '../../../schemas/credential-kinds';
@@ -29,8 +29,6 @@ async function open(route: (req: FakeRequest) => ReturnType<typeof ok>, locale: 
   const drawer = await screen.findByTestId('credential-uses', {}, { timeout: 15_000 });
   return { ...r, drawer };
 }
-
-afterEach(cleanup);
 
 describe('the credential usage timeline', () => {
   it('shows each use: outcome in words, time, action, address and client; refused ones with their reason', async () => {

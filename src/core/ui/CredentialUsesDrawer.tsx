@@ -7,7 +7,7 @@ import type { CredentialKind } from '../../../schemas/credential-kinds';
 import { CredentialUsesStore, type CredentialUseView } from '../credential-uses';
 import { useStores } from '../stores/root';
 import { LocalTime } from './LocalTime';
-import { useNarrowLayout } from './responsive';
+import { useNarrowLayout } from './BrowserState';
 import { Truncated } from './Truncated';
 
 /** Props of the usage timeline of one credential. */

@@ -1,6 +1,6 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { IntlProvider } from 'react-intl';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import enUS from '../messages/en_US.json';
 import zhCN from '../messages/zh_CN.json';
 import { LastUsed, type LastUsedProps } from './LastUsed';
@@ -15,8 +15,6 @@ function show(props: Omit<LastUsedProps, 'data-testid'>, locale: 'en' | 'zh' = '
 }
 
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
-
-afterEach(cleanup);
 
 describe('a credential’s last use', () => {
   it('says how long ago and from where, the exact time in the <time>', () => {

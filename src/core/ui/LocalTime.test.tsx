@@ -1,9 +1,9 @@
 import { render, screen } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
-import { hydrateRoot } from 'react-dom/client';
-import { act } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { hydrateInTest } from '../../../tests/kit/hydration';
 import { formatDateTime } from '../i18n/format';
+import { BrowserStateProvider } from './BrowserState';
 import { LocalTime } from './LocalTime';
 
 const at = '2026-03-01T23:30:00Z';
@@ -17,16 +17,20 @@ describe('LocalTime', () => {
   });
 
   it('is hidden UTC text on the service, then the local time after hydration, without a mismatch', async () => {
-    const html = renderToString(<LocalTime value={at} />);
+    // As in the app: under the provider that says whether React is hydrating.
+    const ui = (
+      <BrowserStateProvider>
+        <LocalTime value={at} />
+      </BrowserStateProvider>
+    );
+    const html = renderToString(ui);
     expect(html).toContain('2026-03-01 23:30');
     expect(html).toContain('visibility:hidden');
     const container = document.createElement('div');
     container.innerHTML = html;
     document.body.appendChild(container);
     const mismatch = vi.fn();
-    await act(async () => {
-      hydrateRoot(container, <LocalTime value={at} />, { onRecoverableError: mismatch });
-    });
+    await hydrateInTest(container, ui, { onRecoverableError: mismatch });
     expect(mismatch).not.toHaveBeenCalled();
     expect(container.textContent).toBe(formatDateTime(at));
     expect(container.querySelector('time')!.style.visibility).toBe('');

@@ -1,20 +1,5 @@
-import { useSyncExternalStore } from 'react';
+import { useInBrowser } from './BrowserState';
 import { formatDate, formatDateTime, toDayjs, type DateInput } from '../i18n/format';
-
-const noSubscription = () => () => {};
-
-/**
- * False while React hydrates a page the service rendered, true in the browser after that (and at once in a page the
- * browser renders itself): React's own way to render a value only the browser knows (useSyncExternalStore's server
- * snapshot), without a hydration mismatch.
- */
-export function useInBrowser(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
-}
 
 /**
  * A timestamp as `YYYY-MM-DD HH:mm` (or `YYYY-MM-DD` with `date`) in the browser's time zone. The service does not

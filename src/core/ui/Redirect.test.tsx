@@ -1,9 +1,7 @@
-import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { Redirect, RedirectListener } from './Redirect';
-
-afterEach(cleanup);
 
 const app = (
   <MemoryRouter initialEntries={['/from']}>

@@ -1,9 +1,9 @@
 import { render, screen } from '@testing-library/react';
-import { act } from 'react';
-import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
+import { hydrateInTest } from '../../../tests/kit/hydration';
 import { formatRelativeTime } from '../i18n/format';
+import { BrowserStateProvider } from './BrowserState';
 import { RelativeTime } from './RelativeTime';
 
 const at = '2026-03-01T23:30:00Z';
@@ -32,7 +32,12 @@ describe('RelativeTime', () => {
 
   it('is hidden UTC text on the service, whatever its clock, then the text after hydration, without a mismatch', async () => {
     // The service's clock is not the browser's: what it renders must not depend on it.
-    const html = renderToString(<Ago now={later + 3_600_000} />);
+    // As in the app: under the provider that says whether React is hydrating.
+    const html = renderToString(
+      <BrowserStateProvider>
+        <Ago now={later + 3_600_000} />
+      </BrowserStateProvider>,
+    );
     expect(html).toContain('2026-03-01 23:30');
     expect(html).toContain('visibility:hidden');
     expect(html).not.toContain('minutes');
@@ -41,9 +46,12 @@ describe('RelativeTime', () => {
     container.innerHTML = html;
     document.body.appendChild(container);
     const mismatch = vi.fn();
-    await act(async () => {
-      hydrateRoot(container, <Ago now={later} />, { onRecoverableError: mismatch });
-    });
+    const ui = (
+      <BrowserStateProvider>
+        <Ago now={later} />
+      </BrowserStateProvider>
+    );
+    await hydrateInTest(container, ui, { onRecoverableError: mismatch });
     expect(mismatch).not.toHaveBeenCalled();
     const time = container.querySelector('time')!;
     expect(time.textContent).toBe('3 minutes ago');

@@ -1,5 +1,5 @@
 import { EMPTY_PLACEHOLDER, toDayjs, type DateInput } from '../i18n/format';
-import { useInBrowser } from './LocalTime';
+import { useInBrowser } from './BrowserState';
 
 /** Props of `RelativeTime`. */
 export interface RelativeTimeProps {

@@ -2,17 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import type { TableColumnsType as ColumnsType } from 'antd';
-import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { hydrateInTest } from '../../../tests/kit/hydration';
+import { BrowserStateProvider } from './BrowserState';
 import { NARROW_LAYOUT_QUERY } from './responsive';
 import { ResponsiveTable, useInCard } from './ResponsiveTable';
-
-/** happy-dom's window: its matchMedia follows the viewport it is given. */
-interface HappyWindow {
-  happyDOM: { setViewport(viewport: { width: number; height: number }): void };
-}
-const setViewport = (width: number) => (window as unknown as HappyWindow).happyDOM.setViewport({ width, height: 800 });
+import { setViewport } from '../../../tests/kit/web';
 
 interface Row {
   id: string;
@@ -37,22 +33,29 @@ const columns: ColumnsType<Row> = [
     ),
   },
 ];
-const table = <ResponsiveTable<Row> rowKey="id" columns={columns} dataSource={rows} data-testid="card" />;
+// In the provider the app puts above every page: it answers the window's width and whether React is hydrating.
+const table = (
+  <BrowserStateProvider>
+    <ResponsiveTable<Row> rowKey="id" columns={columns} dataSource={rows} data-testid="card" />
+  </BrowserStateProvider>
+);
 
 /** A cell that sizes itself by where it is (a card or a table row), as a cut name does. */
 function Where() {
   return <em>{useInCard() ? 'in a card' : 'in a row'}</em>;
 }
 const placed = (
-  <ResponsiveTable<Row>
-    rowKey="id"
-    columns={[
-      { key: 'name', title: 'Name', render: (_, r) => <span>{r.name}</span> },
-      { key: 'where', title: 'Where', render: () => <Where /> },
-    ]}
-    dataSource={rows.slice(0, 1)}
-    data-testid="card"
-  />
+  <BrowserStateProvider>
+    <ResponsiveTable<Row>
+      rowKey="id"
+      columns={[
+        { key: 'name', title: 'Name', render: (_, r) => <span>{r.name}</span> },
+        { key: 'where', title: 'Where', render: () => <Where /> },
+      ]}
+      dataSource={rows.slice(0, 1)}
+      data-testid="card"
+    />
+  </BrowserStateProvider>
 );
 
 /** The service's HTML of `ui`, hydrated in this window: the container, and what React reported as a mismatch. */
@@ -63,9 +66,7 @@ async function hydrated(ui: React.ReactElement) {
   document.body.appendChild(container);
   const mismatches: unknown[] = [];
   const logged = vi.spyOn(console, 'error').mockImplementation((...args) => void mismatches.push(args));
-  await act(async () => {
-    hydrateRoot(container, ui, { onRecoverableError: (error) => void mismatches.push(error) });
-  });
+  await hydrateInTest(container, ui, { onRecoverableError: (error) => void mismatches.push(error) });
   logged.mockRestore();
   return { html, container, mismatches };
 }
@@ -199,9 +200,7 @@ describe('a table the service renders (the window unknown there)', () => {
     container.innerHTML = html;
     document.body.appendChild(container);
     const served = container.querySelector('table');
-    await act(async () => {
-      hydrateRoot(container, table);
-    });
+    await hydrateInTest(container, table);
     expect(container.querySelector('table')).toBe(served);
   });
 });

@@ -1,9 +1,7 @@
 import { Card, Pagination, Spin, Table } from 'antd';
 import type { TableColumnType as ColumnType, TableProps } from 'antd';
 import { createContext, useContext, type Key, type ReactNode } from 'react';
-import { useInBrowser } from './LocalTime';
-import { useNarrowLayout } from './responsive';
-import './ResponsiveTable.css';
+import { useInBrowser, useNarrowLayout } from './BrowserState';
 
 /** Props of a table that turns into stacked cards on a narrow window: antd's Table props, and where the cards go. */
 export interface ResponsiveTableProps<T> extends TableProps<T> {
@@ -28,7 +26,10 @@ function cellOf<T>(column: ColumnType<T>, record: T, index: number): ReactNode {
 const keyOf = <T,>(column: ColumnType<T>, i: number): Key =>
   column.key ?? (typeof column.dataIndex === 'string' ? column.dataIndex : i);
 
-/** Class names of ResponsiveTable.css: the variant the window's width hides while the page hydrates. */
+/**
+ * Class names of ResponsiveTable.css (part of the page's own sheet: src/app/global.css imports it): the variant the
+ * window's width hides while the page hydrates.
+ */
 const HIDDEN_WHEN_NARROW = 'responsive-table-wide';
 const HIDDEN_WHEN_WIDE = 'responsive-table-narrow';
 
