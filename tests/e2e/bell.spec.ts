@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { confirmInPopover, expect, expectAppTookOver, signIn, test } from './fixtures';
+import { confirmInPopover, expect, expectAppTookOver, settled, signIn, test } from './fixtures';
 
 // A fresh bell: whatever section writes a message to the inbox, the top bar's count follows at once, without a
 // reload or a navigation, and with one count call per write. Its account works in the organisation with packages
@@ -54,7 +54,7 @@ function watch(page: Page) {
 async function addKey(page: Page, zh: boolean, name: string) {
   const m = (key: string) => message('ssh-keys', key, zh);
   await page.getByRole('button', { name: m('ssh-keys.page.add') }).click();
-  const dialog = page.getByRole('dialog');
+  const dialog = await settled(page.getByRole('dialog'));
   await dialog.getByLabel(m('ssh-keys.form.key')).fill(publicKey());
   await dialog.getByLabel(m('ssh-keys.form.name')).fill(name);
   await dialog.getByText(m('ssh-keys.scope.readOnly')).click();

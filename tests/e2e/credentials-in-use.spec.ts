@@ -6,6 +6,7 @@ import {
   expectNoAxeViolations,
   SECTION_AXE_EXCLUDE,
   seedTokens,
+  settled,
   signIn,
   test,
   TOKENS_PAGE as TOKENS,
@@ -169,7 +170,9 @@ test('credential health: seeded tokens carry their marks, the history names a re
   // The session's proof has aged: revoking asks for the password first, then goes through.
   await ageProofs(baseURL!, user.username);
   await health.getByRole('button', { name: zh ? '吊销全部闲置凭证（3）' : 'Revoke all stale (3)' }).click();
-  const confirm = page.getByRole('dialog', { name: zh ? '吊销 3 个闲置凭证？' : 'Revoke 3 stale credentials?' });
+  const confirm = await settled(
+    page.getByRole('dialog', { name: zh ? '吊销 3 个闲置凭证？' : 'Revoke 3 stale credentials?' }),
+  );
   await expect(confirm.getByRole('listitem')).toHaveText(['legacy deploy', 'nightly sync', 'old build']);
   await confirm.getByRole('button', { name: zh ? /^吊\s?销$/ : 'Revoke' }).click();
   const proof = page.getByTestId('core-reauth');
@@ -224,9 +227,9 @@ test('regenerate a live token with an hour of grace, re-create an expired one (a
   await tokenRow(page, 'deploy bot')
     .getByRole('button', { name: zh ? '重新生成' : 'Regenerate' })
     .click();
-  const regenerate = page.getByRole('dialog', {
-    name: zh ? '重新生成令牌“deploy bot”' : 'Regenerate the token “deploy bot”',
-  });
+  const regenerate = await settled(
+    page.getByRole('dialog', { name: zh ? '重新生成令牌“deploy bot”' : 'Regenerate the token “deploy bot”' }),
+  );
   await regenerate.getByRole('radio', { name: zh ? '1 小时后' : 'After 1 hour' }).check();
   await expect(regenerate.getByTestId('token-renew-warning')).toContainText(
     zh ? '当前密钥可继续使用至' : 'The current secret keeps working until',
@@ -254,9 +257,11 @@ test('regenerate a live token with an hour of grace, re-create an expired one (a
   const expired = tokenRow(page, 'old importer');
   await expect(expired.getByTestId('token-expired')).toHaveText(zh ? '已过期' : 'Expired');
   await expired.getByRole('button', { name: zh ? '重新创建' : 'Re-create' }).click();
-  const recreate = page.getByRole('dialog', {
-    name: zh ? '重新创建已过期的令牌“old importer”' : 'Re-create the expired token “old importer”',
-  });
+  const recreate = await settled(
+    page.getByRole('dialog', {
+      name: zh ? '重新创建已过期的令牌“old importer”' : 'Re-create the expired token “old importer”',
+    }),
+  );
   await expect(recreate.getByTestId('token-renew-dropped')).toHaveText('codeup:wiki:read');
   await recreate.getByRole('button', { name: zh ? '重新创建' : 'Re-create' }).click();
   const proof = page.getByTestId('core-reauth');

@@ -11,6 +11,7 @@ import {
   expectNoAxeViolations,
   holdScripts,
   SCRIPTS_ROUTE,
+  settled,
   signIn,
   test,
 } from './fixtures';
@@ -57,7 +58,7 @@ test('adds and removes an SSH key; the fingerprint is what ssh-keygen prints', a
   // An ECDSA key is refused in the form already.
   const ecdsa = keygen('ecdsa');
   await page.getByRole('button', { name: zh ? '添加 SSH 公钥' : 'Add SSH key' }).click();
-  const dialog = page.getByRole('dialog');
+  const dialog = await settled(page.getByRole('dialog'));
   await dialog.getByLabel(zh ? '公钥' : 'Public key').fill(ecdsa.pub);
   await dialog.getByLabel(zh ? '名称' : 'Name').fill('laptop');
   await dialog.getByRole('button', { name: btn(zh, '保存', 'Save') }).click();

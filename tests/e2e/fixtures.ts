@@ -354,16 +354,29 @@ export async function holdScripts(page: Page): Promise<() => void> {
 }
 
 /**
- * Presses the button `name` of the open confirmation pop-over (antd's Popconfirm), once it has finished appearing (its
- * zoom-in motion classes gone): a click ~100 ms into the zoom is the probable cause of one CI failure, where the
- * pop-over's button was clicked and nothing happened. With `question`, the pop-over that asks it: one confirmed just
- * before may still be leaving (antd hides it once its zoom-out ends), which CI once saw as two open pop-overs.
+ * The overlay (a dialog, a drawer, a pop-over), once it has finished appearing: neither it nor what holds it still
+ * wears antd's appear or enter motion classes. Playwright's own check (the same box two frames running) can pass in
+ * the middle of a zoom on a starved CPU, and the click then lands where the control was: a radio left unchecked
+ * ("clicking the checkbox did not change its state", the mouse over its neighbour once the zoom had ended; seen in 1
+ * of 8 local runs), a pop-over's button that did nothing (CI).
+ */
+export async function settled(overlay: Locator): Promise<Locator> {
+  await expect(overlay).toBeVisible();
+  const moving = overlay.locator(
+    'xpath=ancestor-or-self::*[contains(@class, "-appear") or contains(@class, "-enter")]',
+  );
+  await expect(moving).toHaveCount(0);
+  return overlay;
+}
+
+/**
+ * Presses the button `name` of the open confirmation pop-over (antd's Popconfirm), once it has `settled`. With
+ * `question`, the pop-over that asks it: one confirmed just before may still be leaving (antd hides it once its
+ * zoom-out ends), which CI once saw as two open pop-overs.
  */
 export async function confirmInPopover(page: Page, name: RegExp, question?: RegExp): Promise<void> {
   const open = page.locator('.ant-popover:not(.ant-popover-hidden)');
-  const popover = question ? open.filter({ hasText: question }) : open;
-  await expect(popover).toBeVisible();
-  await expect(popover).not.toHaveClass(/-(appear|enter)\b/);
+  const popover = await settled(question ? open.filter({ hasText: question }) : open);
   await popover.getByRole('button', { name }).click();
 }
 

@@ -1,5 +1,14 @@
 import type { Page } from '@playwright/test';
-import { E2E_ORG_USERS, E2E_POLICY_ORGS, expect, expectNoAxeViolations, signIn, test, totpCode } from './fixtures';
+import {
+  E2E_ORG_USERS,
+  E2E_POLICY_ORGS,
+  expect,
+  expectNoAxeViolations,
+  settled,
+  signIn,
+  test,
+  totpCode,
+} from './fixtures';
 
 // An organisation requiring a second factor (issue 41, item 5) against the real service, in Chromium: a member
 // without one is told why above the settings, goes to the security page (personal: never refused), sets up an
@@ -18,7 +27,7 @@ const currentOrg = (page: Page) => page.getByTestId('current-org');
 
 /** The recovery codes dialog the first factor brings: saved, then closed. */
 async function saveRecoveryCodes(page: Page) {
-  const dialog = page.getByRole('dialog').filter({ has: page.getByTestId('security-codes') });
+  const dialog = await settled(page.getByRole('dialog').filter({ has: page.getByTestId('security-codes') }));
   await expect(dialog.getByTestId('security-code')).toHaveCount(10);
   await dialog.getByRole('checkbox').check();
   await dialog.getByTestId('security-codes-done').click();

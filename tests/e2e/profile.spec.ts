@@ -1,5 +1,15 @@
 import type { Page } from '@playwright/test';
-import { ageProofs, dropSession, E2E_USERS, expect, expectNoAxeViolations, mailsTo, signIn, test } from './fixtures';
+import {
+  ageProofs,
+  dropSession,
+  E2E_USERS,
+  expect,
+  expectNoAxeViolations,
+  mailsTo,
+  settled,
+  signIn,
+  test,
+} from './fixtures';
 
 // The profile section against the real service; mail goes to the serve process's loopback SMTP sink.
 // Mail delivery, a 5 s countdown and several sign-ins need more than the default 30 s on a busy machine.
@@ -30,7 +40,7 @@ test('e-mail: bind, open the activation link from the received mail, see it veri
   await expectNoAxeViolations(page, PROFILE_AXE_EXCLUDE);
 
   await row.getByRole('button', { name: '绑定' }).click();
-  const dialog = page.getByRole('dialog');
+  const dialog = await settled(page.getByRole('dialog'));
   await dialog.getByLabel('邮箱地址').fill('not-an-address');
   await dialog.getByRole('button', { name: '发送激活邮件' }).click();
   await expect(dialog).toContainText('邮箱格式不正确');
@@ -71,7 +81,7 @@ test('e-mail: bind, open the activation link from the received mail, see it veri
   await ageProofs(baseURL!, E2E_USERS.profile.username);
   await page.goto('/users/settings/profile');
   await page.getByTestId('profile-email-modify').click();
-  const modify = page.getByRole('dialog', { name: '修改邮箱' });
+  const modify = await settled(page.getByRole('dialog', { name: '修改邮箱' }));
   await modify.getByLabel('邮箱地址').fill(`next-${address}`);
   await expect(modify.getByLabel('当前密码')).toHaveCount(0);
   await modify.getByRole('button', { name: '发送激活邮件' }).click();
@@ -91,7 +101,7 @@ test('password: change it and sign in with the new one', async ({ page, baseURL 
   const user = E2E_USERS.profilePassword;
   await signIn(page, user);
   await page.getByTestId('profile-password').getByRole('button', { name: '修改' }).click();
-  const dialog = page.getByRole('dialog');
+  const dialog = await settled(page.getByRole('dialog'));
   await dialog.getByLabel('当前密码').fill(user.password);
   await dialog.getByLabel('新密码', { exact: true }).fill('short');
   await dialog.getByLabel('确认新密码').fill('other');

@@ -6,6 +6,7 @@ import {
   expect,
   expectNoAxeViolations,
   noHorizontalScroll,
+  settled,
   signIn,
   tabTo,
   test,
@@ -139,7 +140,7 @@ test('"this wasn\'t me" from a message in the inbox: the other session ends and 
   await expect(report).toHaveText(zh ? '不是我本人' : "This wasn't me");
   await report.click();
   await expect(page).toHaveURL(/\/users\/settings\/security\?not-me=1$/);
-  const dialog = page.getByRole('dialog');
+  const dialog = await settled(page.getByRole('dialog'));
   await expect(dialog).toContainText(zh ? '吊销所有个人访问令牌' : 'Revoke every personal access token');
   await expectNoAxeViolations(page);
   await dialog.getByRole('button', { name: zh ? '加固账号' : 'Secure my account' }).click();

@@ -6,6 +6,7 @@ import {
   expectNoAxeViolations,
   noHorizontalScroll,
   onLocalhost,
+  settled,
   signIn,
   signOut,
   tabTo,
@@ -81,7 +82,7 @@ const codeField = (page: Page, zh: boolean, recovery = false) =>
  * for "I have saved these recovery codes". Resolves to the codes, once the dialog has closed.
  */
 async function saveRecoveryCodes(page: Page, keyboard = false): Promise<string[]> {
-  const dialog = page.getByRole('dialog').filter({ has: page.getByTestId('security-codes') });
+  const dialog = await settled(page.getByRole('dialog').filter({ has: page.getByTestId('security-codes') }));
   await expect(dialog.getByTestId('security-code')).toHaveCount(10);
   const codes = await dialog.getByTestId('security-code').allTextContents();
   const done = dialog.getByTestId('security-codes-done');
