@@ -5,6 +5,7 @@ import {
   expectNoAxeViolations,
   holdScripts,
   SCRIPTS_ROUTE,
+  settled,
   signIn,
   test,
 } from './fixtures';
@@ -28,7 +29,7 @@ test('create with two scopes and a 30-day preset, copy, use on the open API, del
 
   await page.getByTestId('token-create').click();
   await expect(page).toHaveURL(/\/users\/settings\/personalAccessToken\/create$/);
-  const drawer = page.getByRole('dialog');
+  const drawer = await settled(page.getByRole('dialog'));
   // The scopes load when the drawer opens, in the page's language.
   await expect(drawer.getByRole('checkbox', { name: /base:user$/ })).toBeVisible({ timeout: 20_000 });
   await expect(

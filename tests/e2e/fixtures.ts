@@ -442,6 +442,7 @@ export async function createTokenOnPage(page: Page, name: string, description: s
   await page.getByTestId('token-create').click();
   const drawer = page.getByRole('dialog');
   await expect(drawer.getByRole('checkbox', { name: /base:user$/ })).toBeVisible({ timeout: 20_000 });
+  await settled(drawer);
   await page.locator('#access-token-name').fill(name);
   await page.locator('#access-token-description').fill(description);
   await drawer.getByText(/^(30 天|30 days)$/).click();

@@ -97,7 +97,7 @@ test('two browsers: both sessions are listed, the other is signed out (after the
 
   // The filter keeps the sign-ins; the export downloads the same group as CSV.
   await page.getByTestId('security-history-filter').click();
-  await page.getByRole('option', { name: zh ? '登录' : 'Sign-ins', exact: true }).click();
+  await (await settled(page.getByRole('option', { name: zh ? '登录' : 'Sign-ins', exact: true }))).click();
   await expect(events.first()).toHaveAttribute('data-kind', /^(sign-in|reauth)\./);
   await expect(events.filter({ hasText: zh ? '你退出了其他' : 'signed out by you' })).toHaveCount(0);
   const exportLink = history.getByRole('link', { name: zh ? /导出 CSV/ : /Export CSV/ });

@@ -1,4 +1,4 @@
-import { E2E_USERS, expect, expectNoAxeViolations, signIn, test } from './fixtures';
+import { E2E_USERS, expect, expectNoAxeViolations, settled, signIn, test } from './fixtures';
 
 // The frame a signed-in user sees, per edition: menu rules, redirects, fallback, side bar, language.
 const zhEditions = ['vpc', 'aliyun', 'dedicated'];
@@ -63,13 +63,13 @@ test('switching language changes the page at once and is remembered', async ({ p
   const title = page.locator('#settings-title');
   await expect(title).toHaveText(zh ? titles.zh : titles.en);
   await page.getByTestId('language-switch').click();
-  await page.getByRole('menuitem', { name: zh ? 'English' : '简体中文' }).click();
+  await (await settled(page.getByRole('menuitem', { name: zh ? 'English' : '简体中文' }))).click();
   await expect(title).toHaveText(zh ? titles.en : titles.zh);
   await expect(page.locator('html')).toHaveAttribute('lang', zh ? 'en' : 'zh-CN');
   await page.reload();
   await expect(title).toHaveText(zh ? titles.en : titles.zh);
   await page.getByTestId('language-switch').click();
-  await page.getByRole('menuitem', { name: zh ? '简体中文' : 'English' }).click();
+  await (await settled(page.getByRole('menuitem', { name: zh ? '简体中文' : 'English' }))).click();
   await expect(title).toHaveText(zh ? titles.zh : titles.en);
 });
 
