@@ -7,22 +7,29 @@ import { createRequestClient, type RequestClient } from './request/client';
 import { RequestError } from './request/errors';
 import enUS from './messages/en_US.json';
 
+// Each test's dialog goes before the next test: antd removes a closed dialog once its zoom-out has ended, and
+// happy-dom runs no animation. Ended here as a browser would end it; left, the removal rendered after the file, with
+// no window ("window is not defined" in CI).
 afterEach(async () => {
-  await act(async () => {
-    Modal.destroyAll();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  Modal.destroyAll();
+  await vi.waitFor(() => {
+    for (const moving of document.querySelectorAll('.ant-modal, .ant-modal-mask')) fireEvent.animationEnd(moving);
+    expect(document.querySelector('.ant-modal')).toBeNull();
   });
 });
 
-/** Opens the dialog; resolves with its body (earlier tests' closed dialogs may linger in the page) and the outcome. */
+/** Opens the dialog; resolves with its body and the outcome. */
 async function open(client: RequestClient) {
-  const before = document.querySelectorAll('[data-testid="core-reauth"]').length;
   const outcome: { proved?: boolean } = {};
   void reauthenticate(client, translate, asked).then((r) => (outcome.proved = r));
-  await vi.waitFor(() => expect(document.querySelectorAll('[data-testid="core-reauth"]')).toHaveLength(before + 1), {
-    timeout: 10_000,
-  });
-  const body = document.querySelectorAll<HTMLElement>('[data-testid="core-reauth"]')[before];
+  const body = await vi.waitFor(
+    () => {
+      const shown = document.querySelector<HTMLElement>('[data-testid="core-reauth"]');
+      if (!shown) throw new Error('no dialog yet');
+      return shown;
+    },
+    { timeout: 10_000 },
+  );
   return { body, view: within(body), outcome };
 }
 
