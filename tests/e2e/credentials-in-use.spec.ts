@@ -266,9 +266,14 @@ test('regenerate a live token with an hour of grace, re-create an expired one (a
   await recreate.getByRole('button', { name: zh ? '重新创建' : 'Re-create' }).click();
   const proof = page.getByTestId('core-reauth');
   await expect(proof).toBeVisible({ timeout: 15_000 });
+  // The call made again after the proof: its status says why, should the dialog stay (CI once saw it stay).
+  const again = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && r.url().endsWith('/recreate') && r.status() !== 403,
+  );
   await page.getByTestId('core-reauth-password').fill(user.password);
   await page.keyboard.press('Enter');
   await expect(proof).toBeHidden();
+  expect((await again).status()).toBe(200);
   await expect(recreate).toBeHidden();
   const recreated = (await page.getByTestId('token-value').innerText()).trim();
   await expect(page.getByTestId('token-renewal-note')).toContainText(
