@@ -21,8 +21,9 @@ export interface PaintedPage {
 }
 
 /**
- * `hydrateRoot` in a test: inside `act`, and unmounted when the test ends. A hydrated root that stays mounted keeps
- * React's deferred renders (`useDeferredValue`) pending past the test file, when the test window is gone.
+ * `hydrateRoot` in a test: inside `act`, and unmounted (its container out of the page) when the test ends. A hydrated
+ * root that stays mounted keeps React's deferred renders (`useDeferredValue`) pending past the test file, when the
+ * test window is gone.
  */
 export async function hydrateInTest(
   container: Element,
@@ -33,7 +34,10 @@ export async function hydrateInTest(
   await act(async () => {
     root = hydrateRoot(container, ui, options);
   });
-  onTestFinished(() => act(() => root?.unmount()));
+  onTestFinished(async () => {
+    await act(() => root?.unmount());
+    container.remove();
+  });
   return root!;
 }
 
